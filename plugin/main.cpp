@@ -1,0 +1,30 @@
+// argv -> command; nothing else. Real I/O implementations are built here and handed to cli::Main.
+#include <curl/curl.h>
+
+#include <exception>
+#include <iostream>
+
+#include "cli/main.hpp"
+#include "util/clock.hpp"
+#include "util/environment.hpp"
+#include "util/file_reader.hpp"
+#include "util/process.hpp"
+
+int main(int argc, char** argv) {
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  int code = 1;
+  try {
+    tazuna::util::SystemClock clock;
+    tazuna::util::DiskFileReader files;
+    tazuna::util::RealProcessRunner processes;
+    tazuna::cli::Context ctx{std::cin, std::cout, std::cerr, tazuna::util::Environment::FromProcess(),
+                             clock, files, processes};
+    code = tazuna::cli::Main(ctx, std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::exception& e) {
+    std::cerr << "error: internal: " << e.what() << '\n';
+    code = 1;
+  }
+  std::cout.flush();
+  curl_global_cleanup();
+  return code;
+}

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tazuna::util {
+
+/// What went wrong, coarse enough for cli::ReportError to pick wording and exit code.
+enum class ErrorKind {
+  kUsage,        ///< bad flags or arguments
+  kInput,        ///< bad tazuna.yaml, manifests, kubeconfig contents
+  kConfig,       ///< kubeconfig resolution ("Error in configuration: ...")
+  kNotFound,     ///< a file or API object does not exist
+  kConflict,     ///< optimistic-concurrency conflict or lock held
+  kApi,          ///< the API server answered with a Status (see code/reason)
+  kUnauthorized, ///< 401 after credential refresh
+  kTransport,    ///< could not reach the server, timeout, TLS failure
+  kToolMissing,  ///< an external tool (kustomize, helm, op, oras, git) is not on PATH
+  kInternal,     ///< a bug or an unexpected condition
+};
+
+/// A failure as a value. `message` is one line; `detail_lines` are extra lines printed after it
+/// (the multi-line Invalid form, tool stderr, hints).
+struct Error {
+  ErrorKind kind = ErrorKind::kInternal;
+  std::string message;
+  int http_code = 0;                     ///< for kApi: the HTTP status
+  std::string reason;                    ///< for kApi: Status.reason (NotFound, Forbidden, ...)
+  std::vector<std::string> detail_lines; ///< printed after the message, one per line
+  std::string hint;                      ///< optional advice, printed last
+
+  /// Returns a copy with `prefix: ` put before the message (context added once per layer).
+  [[nodiscard]] Error WithContext(std::string_view prefix) const;
+  bool operator==(const Error&) const = default;
+};
+
+/// Shorthand constructor.
+Error MakeError(ErrorKind kind, std::string message);
+
+}  // namespace tazuna::util

@@ -1,0 +1,11 @@
+//go:build tools
+
+// Package tools pins the control-plane binaries our tests run (scripts/cluster).
+package tools
+
+import (
+	_ "go.etcd.io/etcd/server/v3"
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+)

@@ -1,0 +1,54 @@
+# Shared helpers for e2e tests. Each test is a bash script: `source "$(dirname "$0")/lib.sh"`, then checks.
+# Environment (set by CTest / scripts/test): TAZUNA_BUILD_DIR (holds kubectl-tazuna), KUBECONFIG (the
+# local control plane from scripts/cluster). The built binary is reached through kubectl's plugin lookup.
+set -uo pipefail
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$E2E_DIR/../.." && pwd)
+: "${TAZUNA_BUILD_DIR:=$REPO_DIR/build}"
+export PATH="$TAZUNA_BUILD_DIR:$PATH"
+export NO_COLOR=1
+if [ -n "${TAZUNA_K8S_BIN_DIR:-}" ]; then export PATH="$TAZUNA_K8S_BIN_DIR:$PATH"; fi
+E2E_PASSED=0
+E2E_FAILED=0
+E2E_TMP=$(mktemp -d)
+trap 'rm -rf "$E2E_TMP"' EXIT
+
+pass() { E2E_PASSED=$((E2E_PASSED + 1)); echo "ok   - $*"; }
+fail() { E2E_FAILED=$((E2E_FAILED + 1)); echo "FAIL - $*"; }
+
+# run CMD...: runs a command, capturing OUT, ERR and RC.
+run() {
+  OUT=$("$@" 2>"$E2E_TMP/stderr"); RC=$?; ERR=$(cat "$E2E_TMP/stderr")
+}
+
+# expect_rc N DESC CMD...: runs CMD and checks its exit code.
+expect_rc() {
+  local want=$1 desc=$2; shift 2
+  run "$@"
+  if [ "$RC" = "$want" ]; then pass "$desc (rc=$RC)"; else
+    fail "$desc: want rc=$want, got rc=$RC"; echo "  stdout: ${OUT:0:2000}"; echo "  stderr: ${ERR:0:2000}"; fi
+}
+
+# expect_contains HAYSTACK NEEDLE DESC
+expect_contains() {
+  if [[ "$1" == *"$2"* ]]; then pass "$3"; else fail "$3: missing '$2'"; echo "  in: ${1:0:3000}"; fi
+}
+
+# expect_not_contains HAYSTACK NEEDLE DESC
+expect_not_contains() {
+  if [[ "$1" != *"$2"* ]]; then pass "$3"; else fail "$3: unexpected '$2'"; echo "  in: ${1:0:3000}"; fi
+}
+
+# expect_eq GOT WANT DESC
+expect_eq() {
+  if [ "$1" == "$2" ]; then pass "$3"; else fail "$3"; echo "  got:  ${1:0:3000}"; echo "  want: ${2:0:3000}"; fi
+}
+
+# new_namespace PREFIX: prints a unique namespace name (not created).
+new_namespace() { echo "$1-$(date +%s%N | tail -c 7)-$RANDOM"; }
+
+# finish: prints the closing line and exits non-zero on any failure.
+finish() {
+  echo "$E2E_PASSED passed, $E2E_FAILED failed"
+  [ "$E2E_FAILED" -eq 0 ]
+}
