@@ -1,0 +1,169 @@
+#include "kube/client.hpp"
+
+#include "kube/url.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::kube {
+namespace {
+
+using util::StrCat;
+
+constexpr char kListLimit[] = "500";
+
+// kubectl's discovery cache directory name: host and port with ':' made safe.
+std::string CacheHostPort(const std::string& server) {
+  std::string host = ParseUrl(server).authority;
+  for (char& c : host) {
+    if (c == ':') c = '_';
+  }
+  return host;
+}
+
+std::string Meta(const nlohmann::json& object, const char* field) {
+  if (!object.contains("metadata") || !object["metadata"].is_object()) return "";
+  return object["metadata"].value(field, "");
+}
+
+void AddDryRun(DryRun dry_run, std::vector<std::pair<std::string, std::string>>* query) {
+  if (dry_run == DryRun::kAll) query->emplace_back("dryRun", "All");
+}
+
+}  // namespace
+
+Client::Client(RestConfig config, Transport& transport, util::ProcessRunner& processes, util::Logger& log,
+               util::Clock& clock, const util::Environment& env)
+    : config_(std::move(config)),
+      transport_(transport),
+      log_(log),
+      clock_(clock),
+      auth_(config_, processes, clock, env),
+      discovery_(
+          [this](const std::string& path, const std::string& accept) -> util::Result<DiscoveryResponse> {
+            Call call{"GET", path, {}, "", "", accept};
+            auto resp = Send(call);
+            if (!resp) return resp.error();
+            return DiscoveryResponse{resp->Header("Content-Type").value_or(""), std::move(resp->body)};
+          },
+          config_.cache_dir, CacheHostPort(config_.server), clock),
+      user_agent_(UserAgent("v0.0.0")) {}
+
+util::Result<ResourceInfo> Client::Resolve(const std::string& api_version, const std::string& kind) {
+  return discovery_.Resolve(api_version, kind);
+}
+
+util::Result<std::string> Client::RefPath(const ObjectRef& ref, bool with_name) {
+  auto info = Resolve(ref.api_version, ref.kind);
+  if (!info) return info.error();
+  std::string path = info->group.empty() ? StrCat("/api/", info->version)
+                                         : StrCat("/apis/", info->group, "/", info->version);
+  if (info->namespaced) {
+    const std::string& ns = ref.namespace_name.empty() ? config_.namespace_name : ref.namespace_name;
+    if (!ns.empty()) path += "/namespaces/" + ns;
+  }
+  path += "/" + info->resource;
+  if (with_name) path += "/" + ref.name;
+  return path;
+}
+
+util::Result<std::string> Client::ObjectPath(const nlohmann::json& object, bool with_name) {
+  const ObjectRef ref{object.value("apiVersion", ""), object.value("kind", ""), Meta(object, "namespace"),
+                      Meta(object, "name")};
+  if (ref.kind.empty() || ref.api_version.empty()) {
+    return util::MakeError(util::ErrorKind::kInput, "object has no apiVersion or kind");
+  }
+  if (with_name && ref.name.empty()) {
+    return util::MakeError(util::ErrorKind::kInput, StrCat(ref.kind, " has no metadata.name"));
+  }
+  return RefPath(ref, with_name);
+}
+
+util::Result<nlohmann::json> Client::Get(const ObjectRef& ref) {
+  auto path = RefPath(ref, true);
+  if (!path) return path.error();
+  return SendJson({"GET", *path, {}, "", ""});
+}
+
+util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_version, const std::string& kind,
+                                                      const std::string& namespace_name,
+                                                      const std::string& label_selector) {
+  auto info = Resolve(api_version, kind);
+  if (!info) return info.error();
+  std::string path = info->group.empty() ? StrCat("/api/", info->version)
+                                         : StrCat("/apis/", info->group, "/", info->version);
+  if (info->namespaced && !namespace_name.empty()) path += "/namespaces/" + namespace_name;
+  path += "/" + info->resource;
+  std::vector<nlohmann::json> items;
+  std::string cont;
+  for (int restarts = 0;;) {
+    Call call{"GET", path, {{"limit", kListLimit}}, "", ""};
+    if (!label_selector.empty()) call.query.emplace_back("labelSelector", label_selector);
+    if (!cont.empty()) call.query.emplace_back("continue", cont);
+    auto page = SendJson(call);
+    if (!page && IsReason(page.error(), "Expired") && restarts++ < 3) {
+      // The continue token expired (410): start the list again from the beginning.
+      items.clear();
+      cont.clear();
+      continue;
+    }
+    if (!page) return page.error();
+    for (auto& item : (*page)["items"]) {
+      item["apiVersion"] = api_version;
+      item["kind"] = kind;
+      items.push_back(std::move(item));
+    }
+    cont = page->value("metadata", nlohmann::json::object()).value("continue", "");
+    if (cont.empty()) return items;
+  }
+}
+
+util::Result<nlohmann::json> Client::Create(const nlohmann::json& object, DryRun dry_run) {
+  auto path = ObjectPath(object, false);
+  if (!path) return path.error();
+  Call call{"POST", *path, {}, object.dump(), "application/json"};
+  AddDryRun(dry_run, &call.query);
+  return SendJson(call);
+}
+
+util::Result<nlohmann::json> Client::Update(const nlohmann::json& object, DryRun dry_run) {
+  auto path = ObjectPath(object, true);
+  if (!path) return path.error();
+  Call call{"PUT", *path, {}, object.dump(), "application/json"};
+  AddDryRun(dry_run, &call.query);
+  return SendJson(call);
+}
+
+util::Result<nlohmann::json> Client::Apply(const nlohmann::json& object, const ApplyOptions& options) {
+  auto path = ObjectPath(object, true);
+  if (!path) return path.error();
+  nlohmann::json body = object;
+  if (body["metadata"].is_object()) body["metadata"].erase("managedFields");
+  auto info = Resolve(object.value("apiVersion", ""), object.value("kind", ""));
+  if (info && info->namespaced && Meta(body, "namespace").empty()) {
+    body["metadata"]["namespace"] = config_.namespace_name;  // as kubectl fills it in
+  }
+  Call call{"PATCH", *path, {}, body.dump(), "application/apply-patch+yaml"};
+  AddDryRun(options.dry_run, &call.query);
+  call.query.emplace_back("fieldManager", options.field_manager);
+  call.query.emplace_back("force", options.force ? "true" : "false");
+  return SendJson(call);
+}
+
+util::Status Client::Delete(const ObjectRef& ref, Propagation propagation, DryRun dry_run) {
+  auto path = RefPath(ref, true);
+  if (!path) return path.error();
+  nlohmann::json options = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
+  if (propagation == Propagation::kBackground) options["propagationPolicy"] = "Background";
+  if (propagation == Propagation::kForeground) options["propagationPolicy"] = "Foreground";
+  if (propagation == Propagation::kOrphan) options["propagationPolicy"] = "Orphan";
+  Call call{"DELETE", *path, {}, options.dump(), "application/json"};
+  AddDryRun(dry_run, &call.query);
+  auto resp = Send(call);
+  if (!resp) return resp.error();
+  return util::Ok();
+}
+
+util::Result<nlohmann::json> Client::GetPath(const std::string& path) {
+  return SendJson({"GET", path, {}, "", "", "application/json, */*"});
+}
+
+}  // namespace tazuna::kube

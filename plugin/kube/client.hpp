@@ -1,0 +1,111 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kube/auth.hpp"
+#include "kube/discovery.hpp"
+#include "kube/rest_config.hpp"
+#include "kube/transport.hpp"
+#include "util/clock.hpp"
+#include "util/environment.hpp"
+#include "util/logger.hpp"
+#include "util/process.hpp"
+#include "util/result.hpp"
+
+namespace tazuna::kube {
+
+/// Identifies one object; an empty namespace_name means the config's namespace for namespaced kinds.
+struct ObjectRef {
+  std::string api_version, kind, namespace_name, name;
+  bool operator==(const ObjectRef&) const = default;
+};
+
+enum class DryRun { kNone, kAll };
+enum class Propagation { kDefault, kBackground, kForeground, kOrphan };
+
+/// Server-side apply parameters.
+struct ApplyOptions {
+  std::string field_manager = "tazuna";
+  bool force = true;
+  DryRun dry_run = DryRun::kNone;
+};
+
+/// The User-Agent sent with every request: "kubectl-tazuna/<version> (linux/amd64) kubernetes/unknown".
+std::string UserAgent(std::string_view version);
+
+/// API client. All methods are thread-safe. Adds auth (token, tokenFile, basic, exec with its cache;
+/// on 401 the credential is refreshed and the request retried once), impersonation headers, the
+/// User-Agent, ?timeout= from --request-timeout; retries with backoff on 429 (honouring Retry-After),
+/// on 5xx for GET and on connection resets; prints server Warning headers once each; logs requests at
+/// -v 6/7/8 with Authorization and Secret data redacted. API failures come back as kApi errors
+/// (see ErrorFromResponse), 401 as kUnauthorized, transport failures as kTransport.
+class Client {
+ public:
+  /// `transport`, `processes`, `log`, `clock` and `env` must outlive the client.
+  Client(RestConfig config, Transport& transport, util::ProcessRunner& processes, util::Logger& log,
+         util::Clock& clock, const util::Environment& env);
+  const RestConfig& config() const { return config_; }
+  /// Sets the version in the User-Agent (default "v0.0.0").
+  void set_version(std::string version) { user_agent_ = UserAgent(version); }
+
+  /// apiVersion+kind -> resource and scope via discovery; kNotFound `no matches for kind "K" in version "G/V"`.
+  util::Result<ResourceInfo> Resolve(const std::string& api_version, const std::string& kind);
+  util::Result<nlohmann::json> Get(const ObjectRef& ref);
+  /// Every object (apiVersion and kind filled in), paged with limit=500/continue; restarts on 410 Expired.
+  /// An empty namespace lists all namespaces.
+  util::Result<std::vector<nlohmann::json>> List(const std::string& api_version, const std::string& kind,
+                                                 const std::string& namespace_name,
+                                                 const std::string& label_selector = "");
+  util::Result<nlohmann::json> Create(const nlohmann::json& object, DryRun dry_run = DryRun::kNone);
+  /// PUT; the object's metadata.resourceVersion is the precondition (409 Conflict if stale).
+  util::Result<nlohmann::json> Update(const nlohmann::json& object, DryRun dry_run = DryRun::kNone);
+  /// Server-side apply: PATCH application/apply-patch+yaml (JSON body), fieldManager, force, dryRun=All.
+  util::Result<nlohmann::json> Apply(const nlohmann::json& object, const ApplyOptions& options);
+  util::Status Delete(const ObjectRef& ref, Propagation propagation = Propagation::kDefault,
+                      DryRun dry_run = DryRun::kNone);
+  /// Raw GET of a path such as /version.
+  util::Result<nlohmann::json> GetPath(const std::string& path);
+  /// Number of HTTP requests sent so far (retries included).
+  uint64_t requests_sent() const { return requests_.load(); }
+
+ private:
+  struct Call {
+    std::string method, path;
+    std::vector<std::pair<std::string, std::string>> query;
+    std::string body, content_type, accept = "application/json";
+  };
+  util::Result<HttpResponse> Send(const Call& call);
+  util::Result<HttpResponse> SendOnce(const Call& call, RequestCredentials* used);
+  HttpRequest Build(const Call& call, const RequestCredentials& creds) const;
+  util::Result<nlohmann::json> SendJson(const Call& call);
+  util::Result<std::string> ObjectPath(const nlohmann::json& object, bool with_name);
+  util::Result<std::string> RefPath(const ObjectRef& ref, bool with_name);
+  void LogRequest(const HttpRequest& req) const;
+  void LogResponse(const HttpRequest& req, const HttpResponse& resp, std::chrono::milliseconds took) const;
+  void EmitWarnings(const HttpResponse& resp);
+
+  RestConfig config_;
+  Transport& transport_;
+  util::Logger& log_;
+  util::Clock& clock_;
+  Authenticator auth_;
+  Discovery discovery_;
+  std::string user_agent_;
+  std::atomic<uint64_t> requests_{0};
+  std::mutex warn_mu_;
+  std::set<std::string> warnings_seen_;
+};
+
+/// True when `e` is an API error with this reason (e.g. "NotFound", "Conflict", "AlreadyExists").
+bool IsReason(const util::Error& e, std::string_view reason);
+
+}  // namespace tazuna::kube

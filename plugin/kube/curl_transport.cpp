@@ -1,0 +1,251 @@
+#include <curl/curl.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "kube/api_error.hpp"
+#include "kube/transport.hpp"
+#include "kube/url.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::kube {
+namespace {
+
+using util::StrCat;
+
+// One request in flight: the easy handle and everything it points into.
+struct Pending {
+  HttpRequest request;
+  CURL* easy = nullptr;
+  curl_slist* headers = nullptr;
+  curl_slist* connect_to = nullptr;
+  HttpResponse response;
+  char errbuf[CURL_ERROR_SIZE] = {};
+  std::promise<CURLcode> done;
+  ~Pending() {
+    curl_slist_free_all(headers);
+    curl_slist_free_all(connect_to);
+    if (easy) curl_easy_cleanup(easy);
+  }
+};
+
+size_t OnBody(char* data, size_t size, size_t n, void* user) {
+  static_cast<Pending*>(user)->response.body.append(data, size * n);
+  return size * n;
+}
+
+size_t OnHeader(char* data, size_t size, size_t n, void* user) {
+  auto* p = static_cast<Pending*>(user);
+  std::string_view line(data, size * n);
+  if (util::StartsWith(line, "HTTP/")) {
+    p->response.headers.clear();  // a new response (after 100 Continue or a redirect)
+  } else if (const size_t colon = line.find(':'); colon != std::string_view::npos) {
+    p->response.headers.emplace_back(std::string(line.substr(0, colon)),
+                                     std::string(util::Trim(line.substr(colon + 1))));
+  }
+  return size * n;
+}
+
+void SetBlob(CURL* easy, CURLoption option, const std::string& pem) {
+  curl_blob blob{const_cast<char*>(pem.data()), pem.size(), CURL_BLOB_COPY};
+  curl_easy_setopt(easy, option, &blob);
+}
+
+class CurlTransport : public Transport {
+ public:
+  CurlTransport(const RestConfig& config, util::Logger& log) : config_(config), log_(log) {
+    multi_ = curl_multi_init();
+    curl_multi_setopt(multi_, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~CurlTransport() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    curl_multi_wakeup(multi_);
+    thread_.join();
+    curl_multi_cleanup(multi_);
+  }
+
+  util::Result<HttpResponse> Do(const HttpRequest& request) override {
+    Pending p;
+    p.request = request;
+    Configure(&p);
+    std::future<CURLcode> result = p.done.get_future();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      queue_.push_back(&p);
+    }
+    curl_multi_wakeup(multi_);
+    const CURLcode code = result.get();
+    if (code != CURLE_OK) return MapError(code, p);
+    long status = 0;
+    curl_easy_getinfo(p.easy, CURLINFO_RESPONSE_CODE, &status);
+    p.response.status = static_cast<int>(status);
+    return std::move(p.response);
+  }
+
+ private:
+  void Configure(Pending* p);
+  void ConfigureTls(Pending* p);
+  void Loop();
+  util::Error MapError(CURLcode code, const Pending& p) const;
+
+  const RestConfig config_;
+  util::Logger& log_;
+  CURLM* multi_ = nullptr;
+  std::thread thread_;
+  std::mutex mu_;
+  std::vector<Pending*> queue_;
+  bool stop_ = false;
+};
+
+void CurlTransport::Configure(Pending* p) {
+  CURL* e = p->easy = curl_easy_init();
+  const HttpRequest& r = p->request;
+  UrlParts url = ParseUrl(r.url);
+  std::string effective = r.url;
+  // tls-server-name changes SNI and the checked name but not where we connect nor the Host header:
+  // address the TLS name and map it to the real host with CONNECT_TO.
+  if (!config_.tls_server_name.empty() && config_.tls_server_name != url.host) {
+    effective = StrCat(url.scheme, "://", config_.tls_server_name, ":", url.port, url.path_and_query);
+    p->connect_to = curl_slist_append(nullptr, StrCat(config_.tls_server_name, ":", url.port, ":", url.host, ":",
+                                                      url.port).c_str());
+    curl_easy_setopt(e, CURLOPT_CONNECT_TO, p->connect_to);
+    p->headers = curl_slist_append(p->headers, StrCat("Host: ", url.authority).c_str());
+  }
+  curl_easy_setopt(e, CURLOPT_URL, effective.c_str());
+  curl_easy_setopt(e, CURLOPT_PRIVATE, p);
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, p->errbuf);
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, OnBody);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, p);
+  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, OnHeader);
+  curl_easy_setopt(e, CURLOPT_HEADERDATA, p);
+  curl_easy_setopt(e, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
+  curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+  if (r.timeout.count() > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout.count()));
+  if (!config_.disable_compression) curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+  if (!config_.proxy_url.empty()) curl_easy_setopt(e, CURLOPT_PROXY, config_.proxy_url.c_str());
+  if (r.method == "GET") {
+    curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+  } else if (r.method == "HEAD") {
+    curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+  } else {
+    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method.c_str());
+  }
+  if (!r.body.empty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH") {
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
+    curl_easy_setopt(e, CURLOPT_POSTFIELDS, r.body.data());
+  }
+  for (const auto& [name, value] : r.headers) {
+    p->headers = curl_slist_append(p->headers, StrCat(name, ": ", value).c_str());
+  }
+  p->headers = curl_slist_append(p->headers, "Expect:");
+  curl_easy_setopt(e, CURLOPT_HTTPHEADER, p->headers);
+  ConfigureTls(p);
+}
+
+void CurlTransport::ConfigureTls(Pending* p) {
+  CURL* e = p->easy;
+  curl_easy_setopt(e, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
+  if (config_.insecure) {
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+  } else if (!config_.ca_pem.empty()) {
+    // A configured CA replaces the system trust store (client-go); CAPATH would add system roots back.
+    SetBlob(e, CURLOPT_CAINFO_BLOB, config_.ca_pem);
+    curl_easy_setopt(e, CURLOPT_CAPATH, nullptr);
+    curl_easy_setopt(e, CURLOPT_CAINFO, nullptr);
+  }
+  const bool exec_cert = !p->request.client_cert_pem.empty();
+  const std::string& cert = exec_cert ? p->request.client_cert_pem : config_.client_cert_pem;
+  const std::string& key = exec_cert ? p->request.client_key_pem : config_.client_key_pem;
+  if (!cert.empty() && !key.empty()) {
+    curl_easy_setopt(e, CURLOPT_SSLCERTTYPE, "PEM");
+    SetBlob(e, CURLOPT_SSLCERT_BLOB, cert);
+    curl_easy_setopt(e, CURLOPT_SSLKEYTYPE, "PEM");
+    SetBlob(e, CURLOPT_SSLKEY_BLOB, key);
+  }
+}
+
+void CurlTransport::Loop() {
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop_) break;
+      for (Pending* p : queue_) curl_multi_add_handle(multi_, p->easy);
+      queue_.clear();
+    }
+    int running = 0;
+    curl_multi_perform(multi_, &running);
+    int left = 0;
+    while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
+      if (msg->msg != CURLMSG_DONE) continue;
+      Pending* p = nullptr;
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&p));
+      const CURLcode code = msg->data.result;
+      curl_multi_remove_handle(multi_, msg->easy_handle);
+      p->done.set_value(code);
+    }
+    curl_multi_poll(multi_, nullptr, 0, 1000, nullptr);
+  }
+}
+
+util::Error CurlTransport::MapError(CURLcode code, const Pending& p) const {
+  const UrlParts url = ParseUrl(p.request.url);
+  const std::string detail = p.errbuf[0] ? std::string(p.errbuf) : std::string(curl_easy_strerror(code));
+  long os_errno = 0;
+  curl_easy_getinfo(p.easy, CURLINFO_OS_ERRNO, &os_errno);
+  util::Error e = UnableToConnect(detail);
+  switch (code) {
+    case CURLE_COULDNT_CONNECT:
+      if (os_errno == ECONNREFUSED) {
+        e.message = StrCat("The connection to the server ", url.authority,
+                           " was refused - did you specify the right host or port?");
+        e.reason = "ConnectionRefused";
+      } else {
+        e.message = StrCat("Unable to connect to the server: dial tcp ", url.authority, ": ",
+                           os_errno ? std::strerror(static_cast<int>(os_errno)) : detail.c_str());
+      }
+      break;
+    case CURLE_OPERATION_TIMEDOUT:
+      e.message = "Unable to connect to the server: net/http: request canceled (Client.Timeout exceeded while "
+                  "awaiting headers)";
+      e.reason = "Timeout";
+      e.hint = StrCat("the request took longer than ", p.request.timeout.count(), "ms; raise --request-timeout");
+      break;
+    case CURLE_COULDNT_RESOLVE_HOST:
+      e.message = StrCat("Unable to connect to the server: dial tcp: lookup ", url.host, ": no such host");
+      break;
+    case CURLE_PEER_FAILED_VERIFICATION:
+      e.message = StrCat("Unable to connect to the server: tls: failed to verify certificate: ", detail);
+      break;
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_PARTIAL_FILE:
+      e.reason = "ConnectionReset";  // retried by the Client
+      break;
+    default:
+      break;
+  }
+  log_.Log(6, StrCat("curl error ", static_cast<int>(code), ": ", detail));
+  return e;
+}
+
+}  // namespace
+
+std::unique_ptr<Transport> NewCurlTransport(const RestConfig& config, util::Logger& log) {
+  return std::make_unique<CurlTransport>(config, log);
+}
+
+}  // namespace tazuna::kube

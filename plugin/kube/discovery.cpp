@@ -1,0 +1,182 @@
+#include "kube/discovery.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "util/strings.hpp"
+
+namespace tazuna::kube {
+
+const char kAggregatedAccept[] =
+    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+    "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+
+namespace {
+
+using util::StrCat;
+
+constexpr auto kCacheTtl = std::chrono::hours(6);  // kubectl's discovery cache TTL
+
+std::string Key(const std::string& group, const std::string& version, const std::string& kind) {
+  return StrCat(group, "/", version, "/", kind);
+}
+
+std::pair<std::string, std::string> SplitApiVersion(const std::string& api_version) {
+  const size_t slash = api_version.find('/');
+  if (slash == std::string::npos) return {"", api_version};
+  return {api_version.substr(0, slash), api_version.substr(slash + 1)};
+}
+
+bool IsAggregated(const DiscoveryResponse& r) {
+  return r.content_type.find("as=APIGroupDiscoveryList") != std::string::npos;
+}
+
+nlohmann::json ParseBody(const std::string& body) { return nlohmann::json::parse(body, nullptr, false); }
+
+}  // namespace
+
+std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list) {
+  std::vector<ResourceInfo> out;
+  if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) return out;
+  for (const auto& group : list["items"]) {
+    const std::string name = group.value("metadata", nlohmann::json::object()).value("name", "");
+    for (const auto& version : group.value("versions", nlohmann::json::array())) {
+      const std::string v = version.value("version", "");
+      for (const auto& res : version.value("resources", nlohmann::json::array())) {
+        const auto kind = res.value("responseKind", nlohmann::json::object()).value("kind", "");
+        if (kind.empty()) continue;
+        out.push_back({name, v, res.value("resource", ""), kind, res.value("scope", "") == "Namespaced"});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<ResourceInfo> ParseResourceList(const nlohmann::json& list) {
+  std::vector<ResourceInfo> out;
+  if (!list.is_object()) return out;
+  const auto [group, version] = SplitApiVersion(list.value("groupVersion", ""));
+  for (const auto& res : list.value("resources", nlohmann::json::array())) {
+    const std::string name = res.value("name", "");
+    if (name.find('/') != std::string::npos) continue;  // subresource
+    out.push_back({group, version, name, res.value("kind", ""), res.value("namespaced", false)});
+  }
+  return out;
+}
+
+Discovery::Discovery(DiscoveryFetch fetch, std::string cache_dir, std::string host_port, util::Clock& clock)
+    : fetch_(std::move(fetch)), clock_(clock) {
+  if (!cache_dir.empty()) cache_file_ = StrCat(cache_dir, "/discovery/", host_port, "/tazuna-resources.json");
+}
+
+util::Result<ResourceInfo> Discovery::Resolve(const std::string& api_version, const std::string& kind) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!loaded_ && !LoadCache()) {
+    if (auto s = Refresh(); !s) return s.error();
+  }
+  loaded_ = true;
+  const auto [group, version] = SplitApiVersion(api_version);
+  auto it = by_gvk_.find(Key(group, version, kind));
+  if (it == by_gvk_.end() && !refreshed_) {
+    // A CRD may have been installed since the cache was written: ask the server once.
+    if (auto s = Refresh(); !s) return s.error();
+    it = by_gvk_.find(Key(group, version, kind));
+  }
+  if (it == by_gvk_.end()) {
+    return util::MakeError(util::ErrorKind::kNotFound, StrCat("no matches for kind ", util::Quote(kind),
+                                                              " in version ", util::Quote(api_version)));
+  }
+  return it->second;
+}
+
+util::Status Discovery::Refresh() {
+  auto all = FetchAll();
+  if (!all) return all.error();
+  by_gvk_.clear();
+  Index(*all);
+  refreshed_ = true;
+  SaveCache();
+  return util::Ok();
+}
+
+util::Result<std::vector<ResourceInfo>> Discovery::FetchAll() {
+  std::vector<ResourceInfo> out;
+  auto core = fetch_("/api", kAggregatedAccept);
+  if (!core) return core.error();
+  if (IsAggregated(*core)) {
+    out = ParseAggregated(ParseBody(core->body));
+  } else {
+    for (const auto& v : ParseBody(core->body).value("versions", nlohmann::json::array())) {
+      auto list = fetch_(StrCat("/api/", v.get<std::string>()), "application/json");
+      if (!list) return list.error();
+      for (auto& r : ParseResourceList(ParseBody(list->body))) out.push_back(std::move(r));
+    }
+  }
+  auto groups = fetch_("/apis", kAggregatedAccept);
+  if (!groups) return groups.error();
+  if (IsAggregated(*groups)) {
+    for (auto& r : ParseAggregated(ParseBody(groups->body))) out.push_back(std::move(r));
+  } else if (auto s = FetchLegacyGroups(ParseBody(groups->body), &out); !s) {
+    return s.error();
+  }
+  return out;
+}
+
+util::Status Discovery::FetchLegacyGroups(const nlohmann::json& group_list, std::vector<ResourceInfo>* out) {
+  for (const auto& group : group_list.value("groups", nlohmann::json::array())) {
+    for (const auto& v : group.value("versions", nlohmann::json::array())) {
+      auto list = fetch_(StrCat("/apis/", v.value("groupVersion", "")), "application/json");
+      if (!list) return list.error();
+      for (auto& r : ParseResourceList(ParseBody(list->body))) out->push_back(std::move(r));
+    }
+  }
+  return util::Ok();
+}
+
+void Discovery::Index(const std::vector<ResourceInfo>& resources) {
+  // The first entry wins, so the preferred version's resource is kept when kinds repeat.
+  for (const auto& r : resources) by_gvk_.emplace(Key(r.group, r.version, r.kind), r);
+}
+
+bool Discovery::LoadCache() {
+  if (cache_file_.empty()) return false;
+  std::ifstream in(cache_file_);
+  if (!in) return false;
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json doc = ParseBody(text.str());
+  std::chrono::system_clock::time_point written;
+  if (!doc.is_object() || !util::ParseRfc3339(doc.value("timestamp", ""), &written)) return false;
+  if (clock_.Now() - written > kCacheTtl) return false;
+  std::vector<ResourceInfo> resources;
+  for (const auto& r : doc.value("resources", nlohmann::json::array())) {
+    resources.push_back({r.value("group", ""), r.value("version", ""), r.value("resource", ""), r.value("kind", ""),
+                         r.value("namespaced", false)});
+  }
+  Index(resources);
+  return !by_gvk_.empty();
+}
+
+void Discovery::SaveCache() const {
+  if (cache_file_.empty()) return;
+  nlohmann::json resources = nlohmann::json::array();
+  for (const auto& [key, r] : by_gvk_) {
+    resources.push_back({{"group", r.group}, {"version", r.version}, {"resource", r.resource}, {"kind", r.kind},
+                         {"namespaced", r.namespaced}});
+  }
+  const nlohmann::json doc = {{"timestamp", util::FormatRfc3339(clock_.Now())}, {"resources", resources}};
+  // The cache is an optimisation: failing to write it is not an error (kubectl ignores it too).
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(cache_file_).parent_path(), ec);
+  const std::string tmp = cache_file_ + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) return;
+    out << doc.dump();
+  }
+  std::filesystem::rename(tmp, cache_file_, ec);
+}
+
+}  // namespace tazuna::kube

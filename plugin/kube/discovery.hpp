@@ -1,0 +1,67 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "util/clock.hpp"
+#include "util/result.hpp"
+
+namespace tazuna::kube {
+
+/// Where a kind lives: the URL segment and the scope.
+struct ResourceInfo {
+  std::string group, version, resource, kind;
+  bool namespaced = true;
+  bool operator==(const ResourceInfo&) const = default;
+};
+
+/// A discovery response: status, Content-Type and body.
+struct DiscoveryResponse {
+  std::string content_type;
+  std::string body;
+};
+
+/// GETs `path` with `accept`; kApi errors for non-2xx.
+using DiscoveryFetch = std::function<util::Result<DiscoveryResponse>(const std::string& path, const std::string& accept)>;
+
+/// The Accept header for aggregated discovery (apidiscovery v2, v2beta1, then plain JSON).
+extern const char kAggregatedAccept[];
+
+/// Parses an APIGroupDiscoveryList (aggregated discovery) into resources; subresources skipped.
+std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list);
+/// Parses a legacy APIResourceList for `group_version`; subresources skipped.
+std::vector<ResourceInfo> ParseResourceList(const nlohmann::json& list);
+
+/// Maps apiVersion+kind to resources. Aggregated discovery with a legacy fallback; cached on disk
+/// under <cache_dir>/discovery/<host_port>/ for 6 hours like kubectl, and refreshed from the server
+/// once per process when a kind is unknown. Thread-safe.
+class Discovery {
+ public:
+  /// `cache_dir` empty: no disk cache. `host_port` names the cache subdirectory.
+  Discovery(DiscoveryFetch fetch, std::string cache_dir, std::string host_port, util::Clock& clock);
+  /// kNotFound `no matches for kind "K" in version "G/V"` when the server does not serve it.
+  util::Result<ResourceInfo> Resolve(const std::string& api_version, const std::string& kind);
+
+ private:
+  util::Status Refresh();
+  util::Result<std::vector<ResourceInfo>> FetchAll();
+  util::Status FetchLegacyGroups(const nlohmann::json& group_list, std::vector<ResourceInfo>* out);
+  bool LoadCache();
+  void SaveCache() const;
+  void Index(const std::vector<ResourceInfo>& resources);
+
+  DiscoveryFetch fetch_;
+  std::string cache_file_;
+  util::Clock& clock_;
+  std::mutex mu_;
+  bool loaded_ = false, refreshed_ = false;
+  std::map<std::string, ResourceInfo> by_gvk_;
+};
+
+}  // namespace tazuna::kube

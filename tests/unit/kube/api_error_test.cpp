@@ -1,0 +1,100 @@
+#include "kube/api_error.hpp"
+
+#include <doctest/doctest.h>
+
+#include "kube/redact.hpp"
+#include "kube/retry.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::kube {
+namespace {
+
+std::string Render(const util::Error& e) {
+  std::string out = util::StrCat(static_cast<int>(e.kind), " ", e.http_code, " ", e.reason, " ", e.message);
+  for (const auto& line : e.detail_lines) out += "|" + line;
+  return out;
+}
+
+TEST_CASE("api error: Status and non-Status responses") {
+  struct {
+    int status;
+    const char* body;
+    const char* want;
+  } const cases[] = {
+      {404,
+       R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"configmaps \"x\" not found",)"
+       R"("reason":"NotFound","details":{"name":"x","kind":"configmaps"},"code":404})",
+       "5 404 NotFound configmaps \"x\" not found"},
+      {409, R"({"kind":"Status","message":"Operation cannot be fulfilled on configmaps \"c\": the object has been modified","reason":"Conflict","code":409})",
+       "5 409 Conflict Operation cannot be fulfilled on configmaps \"c\": the object has been modified"},
+      {422,
+       R"({"kind":"Status","reason":"Invalid","code":422,"message":"long","details":{"kind":"ConfigMap","name":"bad",)"
+       R"("causes":[{"field":"data[a b]","message":"Invalid value: \"a b\": bad key"}]}})",
+       "5 422 Invalid The ConfigMap \"bad\" is invalid: data[a b]: Invalid value: \"a b\": bad key"},
+      {422,
+       R"({"kind":"Status","reason":"Invalid","code":422,"details":{"kind":"ConfigMap","name":"bad",)"
+       R"("causes":[{"field":"a","message":"m1"},{"field":"b","message":"m2"}]}})",
+       "5 422 Invalid The ConfigMap \"bad\" is invalid: |* a: m1|* b: m2"},
+      {401, R"({"kind":"Status","message":"Unauthorized","reason":"Unauthorized","code":401})",
+       "6 401 Unauthorized Unauthorized"},
+      {404, "404 page not found", "5 404 NotFound the server could not find the requested resource"},
+      {500, "boom", "5 500 InternalError an error on the server (\"boom\") has prevented the request from succeeding"},
+      {503, "", "5 503 ServiceUnavailable the server is currently unable to handle the request"},
+      {418, "teapot", "5 418  an error on the server (\"teapot\") has prevented the request from succeeding"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.body);
+    CHECK(Render(ErrorFromResponse(HttpResponse{c.status, {}, c.body})) == c.want);
+  }
+}
+
+TEST_CASE("api error: long non-Status bodies are cut at 2048 bytes") {
+  const std::string body(5000, 'x');
+  const util::Error e = ErrorFromResponse(HttpResponse{500, {}, body});
+  CHECK(e.message == "an error on the server (\"" + std::string(2048, 'x') +
+                         "\") has prevented the request from succeeding");
+}
+
+TEST_CASE("api error: IsReason") {
+  util::Error e = util::MakeError(util::ErrorKind::kApi, "x");
+  e.reason = "NotFound";
+  CHECK(IsReason(e, "NotFound"));
+  CHECK_FALSE(IsReason(e, "Conflict"));
+  e.kind = util::ErrorKind::kInput;
+  CHECK_FALSE(IsReason(e, "NotFound"));
+}
+
+TEST_CASE("retry: Retry-After parsing") {
+  const auto now = std::chrono::system_clock::from_time_t(1445412480);  // Wed, 21 Oct 2015 07:28:00 GMT
+  struct {
+    const char* in;
+    long long ms;  // -1 = nullopt
+  } const cases[] = {{"3", 3000}, {"0", 0}, {"", -1}, {"soon", -1}, {"-1", -1},
+                     {"Wed, 21 Oct 2015 07:28:05 GMT", 5000}, {"Wed, 21 Oct 2015 07:27:00 GMT", 0},
+                     {"Wed, 21 Oct 2015 07:28:05", -1}};
+  for (const auto& c : cases) {
+    CAPTURE(c.in);
+    const auto got = ParseRetryAfter(c.in, now);
+    CHECK((got ? got->count() : -1) == c.ms);
+  }
+  CHECK(Backoff(0).count() == 200);
+  CHECK(Backoff(1).count() == 400);
+  CHECK(Backoff(10).count() == 5000);
+}
+
+TEST_CASE("redact: headers and bodies") {
+  CHECK(RedactHeader("Authorization", "Bearer sekrit") == "Bearer <masked>");
+  CHECK(RedactHeader("authorization", "sekrit") == "<masked>");
+  CHECK(RedactHeader("Accept", "application/json") == "application/json");
+  CHECK(RedactBody(R"({"kind":"Secret","data":{"a":"c2Vj"},"stringData":{"b":"sec"}})") ==
+        R"({"data":{"a":"***"},"kind":"Secret","stringData":{"b":"***"}})");
+  CHECK(RedactBody(R"({"kind":"SecretList","items":[{"kind":"Secret","data":{"a":"x"}}]})") ==
+        R"({"items":[{"data":{"a":"***"},"kind":"Secret"}],"kind":"SecretList"})");
+  CHECK(RedactBody(R"({"kind":"ConfigMap","data":{"a":"x"}})") == R"({"kind":"ConfigMap","data":{"a":"x"}})");
+  CHECK(RedactBody(R"({"kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"z"}})") ==
+        R"({"kind":"ExecCredential","status":{"expirationTimestamp":"z","token":"***"}})");
+  CHECK(RedactBody("not json") == "not json");
+}
+
+}  // namespace
+}  // namespace tazuna::kube

@@ -1,0 +1,186 @@
+#include "kube/client.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "fakes.hpp"
+
+namespace tazuna::kube {
+namespace {
+
+using testing::FakeClock;
+using testing::FakeProcesses;
+using testing::FakeTransport;
+
+constexpr char kAggCT[] = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+constexpr char kCore[] =
+    R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":""},"versions":[{"version":"v1","resources":[)"
+    R"({"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"},)"
+    R"({"resource":"namespaces","responseKind":{"kind":"Namespace"},"scope":"Cluster"}]}]}]})";
+constexpr char kApis[] =
+    R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[)"
+    R"({"resource":"deployments","responseKind":{"kind":"Deployment"},"scope":"Namespaced"}]}]}]})";
+
+struct Fixture {
+  FakeTransport transport;
+  FakeProcesses procs;
+  FakeClock clock;
+  std::ostringstream err;
+  util::Logger log{err, 0};
+  util::Environment env;
+  RestConfig config;
+  Fixture() {
+    config.server = "https://k.example:6443/prefix/";
+    config.namespace_name = "team-a";
+    config.token = "tok";
+    transport.Add("GET /prefix/api", 200, kCore, {{"Content-Type", kAggCT}});
+    transport.Add("GET /prefix/apis", 200, kApis, {{"Content-Type", kAggCT}});
+  }
+  std::string Header(const HttpRequest& r, const std::string& name) {
+    std::string out;
+    for (const auto& [k, v] : r.headers) {
+      if (k == name) out += (out.empty() ? "" : ",") + v;
+    }
+    return out;
+  }
+};
+
+TEST_CASE("client: server-side apply request shape") {
+  Fixture f;
+  f.config.timeout = std::chrono::seconds(7);
+  f.config.as = "jane";
+  f.config.as_groups = {"g1", "g2"};
+  f.transport.Add("PATCH /prefix/api/v1/namespaces/team-a/configmaps/cm", 200, R"({"kind":"ConfigMap"})");
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  nlohmann::json cm = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+                       {"metadata", {{"name", "cm"}, {"managedFields", nlohmann::json::array()}}}};
+  REQUIRE(c.Apply(cm, ApplyOptions{"tazuna", true, DryRun::kAll}));
+  const HttpRequest& r = f.transport.requests.back();
+  CHECK(r.url ==
+        "https://k.example:6443/prefix/api/v1/namespaces/team-a/configmaps/cm?dryRun=All&fieldManager=tazuna&"
+        "force=true&timeout=7s");
+  CHECK(r.body == R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"team-a"}})");
+  CHECK(f.Header(r, "Content-Type") == "application/apply-patch+yaml");
+  CHECK(f.Header(r, "Authorization") == "Bearer tok");
+  CHECK(f.Header(r, "Impersonate-User") == "jane");
+  CHECK(f.Header(r, "Impersonate-Group") == "g1,g2");
+  CHECK(f.Header(r, "User-Agent") == "kubectl-tazuna/v0.0.0 (linux/amd64) kubernetes/unknown");
+  CHECK(f.Header(f.transport.requests.at(0), "Accept") ==
+        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery."
+        "k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json");
+  CHECK(c.requests_sent() == 3);
+}
+
+TEST_CASE("client: discovery maps scope and unknown kinds") {
+  Fixture f;
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  CHECK(*c.Resolve("v1", "Namespace") == ResourceInfo{"", "v1", "namespaces", "Namespace", false});
+  CHECK(*c.Resolve("apps/v1", "Deployment") == ResourceInfo{"apps", "v1", "deployments", "Deployment", true});
+  auto missing = c.Resolve("example.com/v1", "Widget");
+  REQUIRE(!missing);
+  CHECK(missing.error().kind == util::ErrorKind::kNotFound);
+  CHECK(missing.error().message == "no matches for kind \"Widget\" in version \"example.com/v1\"");
+}
+
+TEST_CASE("client: legacy discovery fallback") {
+  Fixture f;
+  f.transport.routes.clear();
+  f.transport.Add("GET /prefix/api", 200, R"({"kind":"APIVersions","versions":["v1"]})");
+  f.transport.Add("GET /prefix/apis", 200,
+                  R"({"kind":"APIGroupList","groups":[{"name":"apps","versions":[{"groupVersion":"apps/v1"}]}]})");
+  f.transport.Add("GET /prefix/api/v1", 200,
+                  R"({"groupVersion":"v1","resources":[{"name":"pods","kind":"Pod","namespaced":true},)"
+                  R"({"name":"pods/log","kind":"Pod","namespaced":true}]})");
+  f.transport.Add("GET /prefix/apis/apps/v1", 200,
+                  R"({"groupVersion":"apps/v1","resources":[{"name":"deployments","kind":"Deployment","namespaced":true}]})");
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  CHECK(*c.Resolve("v1", "Pod") == ResourceInfo{"", "v1", "pods", "Pod", true});
+  CHECK(c.Resolve("apps/v1", "Deployment")->resource == "deployments");
+}
+
+TEST_CASE("client: 401 re-runs exec and retries once, then Unauthorized") {
+  Fixture f;
+  f.config.token.clear();
+  ExecConfig exec;
+  exec.api_version = "client.authentication.k8s.io/v1";
+  exec.command = "plug";
+  exec.interactive_mode = "Never";
+  f.config.exec = exec;
+  util::ProcessResult p1, p2;
+  p1.out = R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"tok-1"}})";
+  p2.out = R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"tok-2"}})";
+  f.procs.results = {p1, p2};
+  const char* unauthorized = R"({"kind":"Status","reason":"Unauthorized","message":"Unauthorized","code":401})";
+  f.transport.Add("GET /prefix/version", 401, unauthorized);
+  f.transport.Add("GET /prefix/version", 200, R"({"gitVersion":"v1.33.0"})");
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  auto v = c.GetPath("/version");
+  REQUIRE(v);
+  CHECK((*v)["gitVersion"] == "v1.33.0");
+  CHECK(f.Header(f.transport.requests.at(0), "Authorization") == "Bearer tok-1");
+  CHECK(f.Header(f.transport.requests.at(1), "Authorization") == "Bearer tok-2");
+
+  f.transport.routes["GET /prefix/version"].clear();
+  f.transport.Add("GET /prefix/version", 401, unauthorized);
+  auto denied = c.GetPath("/version");
+  REQUIRE(!denied);
+  CHECK(denied.error().kind == util::ErrorKind::kUnauthorized);
+  CHECK(denied.error().message == "Unauthorized");
+}
+
+TEST_CASE("client: 429 honours Retry-After, 5xx GET retried, warnings printed once") {
+  Fixture f;
+  f.transport.Add("GET /prefix/version", 429, "", {{"Retry-After", "3"}});
+  f.transport.Add("GET /prefix/version", 503, "");
+  f.transport.Add("GET /prefix/version", 200, "{}",
+                  {{"Warning", R"(299 - "thing is deprecated")"}, {"Warning", R"(299 - "thing is deprecated")"}});
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  REQUIRE(c.GetPath("/version"));
+  REQUIRE(c.GetPath("/version"));
+  CHECK(f.clock.sleeps == std::vector<std::chrono::milliseconds>{std::chrono::seconds(3), std::chrono::milliseconds(400)});
+  CHECK(f.err.str() == "Warning: thing is deprecated\n");
+}
+
+TEST_CASE("client: List pages with continue and restarts on 410") {
+  Fixture f;
+  f.transport.Add("GET /prefix/api/v1/configmaps", 200,
+                  R"({"metadata":{"continue":"c1"},"items":[{"metadata":{"name":"a"}}]})");
+  f.transport.Add("GET /prefix/api/v1/configmaps", 410,
+                  R"({"kind":"Status","reason":"Expired","message":"too old","code":410})");
+  f.transport.Add("GET /prefix/api/v1/configmaps", 200,
+                  R"({"metadata":{"continue":"c2"},"items":[{"metadata":{"name":"a"}}]})");
+  f.transport.Add("GET /prefix/api/v1/configmaps", 200, R"({"metadata":{},"items":[{"metadata":{"name":"b"}}]})");
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  auto items = c.List("v1", "ConfigMap", "", "app=x");
+  REQUIRE(items);
+  REQUIRE(items->size() == 2);
+  CHECK((*items)[1]["kind"] == "ConfigMap");
+  CHECK((*items)[1]["metadata"]["name"] == "b");
+  CHECK(f.transport.requests.back().url ==
+        "https://k.example:6443/prefix/api/v1/configmaps?limit=500&labelSelector=app%3Dx&continue=c2");
+}
+
+TEST_CASE("client: Delete sends propagation and dry run; errors carry the Status") {
+  Fixture f;
+  f.transport.Add("DELETE /prefix/api/v1/namespaces/x/configmaps/cm", 404,
+                  R"({"kind":"Status","reason":"NotFound","message":"configmaps \"cm\" not found","code":404})");
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  auto s = c.Delete({"v1", "ConfigMap", "x", "cm"}, Propagation::kForeground, DryRun::kAll);
+  REQUIRE(!s);
+  CHECK(IsReason(s.error(), "NotFound"));
+  CHECK(f.transport.requests.back().body == R"({"apiVersion":"v1","kind":"DeleteOptions","propagationPolicy":"Foreground"})");
+  CHECK(f.transport.requests.back().url == "https://k.example:6443/prefix/api/v1/namespaces/x/configmaps/cm?dryRun=All");
+}
+
+TEST_CASE("client: no credentials over plain http") {
+  Fixture f;
+  f.config.server = "http://k.example/prefix";
+  f.transport.Add("GET /prefix/version", 200, "{}");
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  REQUIRE(c.GetPath("/version"));
+  CHECK(f.Header(f.transport.requests.back(), "Authorization").empty());
+}
+
+}  // namespace
+}  // namespace tazuna::kube

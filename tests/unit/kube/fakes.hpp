@@ -1,0 +1,79 @@
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "kube/transport.hpp"
+#include "util/clock.hpp"
+#include "util/file_reader.hpp"
+#include "util/process.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::kube::testing {
+
+/// In-memory files keyed by path.
+struct FakeFiles : util::FileReader {
+  std::map<std::string, std::string> files;
+  util::Result<std::string> ReadFile(const std::string& path) override {
+    auto it = files.find(path);
+    if (it == files.end()) {
+      return util::MakeError(util::ErrorKind::kNotFound, util::StrCat("open ", path, ": no such file or directory"));
+    }
+    return it->second;
+  }
+  bool Exists(const std::string& path) override { return files.count(path) > 0; }
+  bool IsDirectory(const std::string&) override { return false; }
+  util::Result<std::vector<std::string>> ListFilesRecursive(const std::string&) override {
+    return std::vector<std::string>{};
+  }
+  util::Result<std::vector<std::string>> Glob(const std::string&) override { return std::vector<std::string>{}; }
+};
+
+/// A settable clock; SleepFor advances time and records the sleeps.
+struct FakeClock : util::Clock {
+  std::chrono::system_clock::time_point now = std::chrono::system_clock::time_point(std::chrono::seconds(1767225600));
+  std::vector<std::chrono::milliseconds> sleeps;
+  std::chrono::system_clock::time_point Now() override { return now; }
+  void SleepFor(std::chrono::milliseconds d) override {
+    sleeps.push_back(d);
+    now += d;
+  }
+};
+
+/// Returns canned results in order (the last one repeats) and records requests.
+struct FakeProcesses : util::ProcessRunner {
+  std::vector<util::Result<util::ProcessResult>> results;
+  std::vector<util::ProcessRequest> requests;
+  util::Result<util::ProcessResult> Run(const util::ProcessRequest& request) override {
+    requests.push_back(request);
+    const size_t i = std::min(requests.size(), results.size()) - 1;
+    return results.at(i);
+  }
+};
+
+/// Routes on "METHOD path" (path without query) to queued responses; records every request.
+struct FakeTransport : Transport {
+  std::mutex mu;
+  std::map<std::string, std::vector<util::Result<HttpResponse>>> routes;
+  std::vector<HttpRequest> requests;
+  void Add(const std::string& key, int status, std::string body,
+           std::vector<std::pair<std::string, std::string>> headers = {}) {
+    routes[key].push_back(HttpResponse{status, std::move(headers), std::move(body)});
+  }
+  util::Result<HttpResponse> Do(const HttpRequest& req) override {
+    std::lock_guard<std::mutex> lock(mu);
+    requests.push_back(req);
+    std::string path = req.url.substr(req.url.find('/', req.url.find("//") + 2));
+    path = path.substr(0, path.find('?'));
+    auto it = routes.find(req.method + " " + path);
+    if (it == routes.end() || it->second.empty()) return HttpResponse{404, {}, "route not faked: " + path};
+    auto r = it->second.front();
+    if (it->second.size() > 1) it->second.erase(it->second.begin());
+    return r;
+  }
+};
+
+}  // namespace tazuna::kube::testing
