@@ -1,0 +1,88 @@
+#include "cli/main.hpp"
+
+#include <algorithm>
+
+#include "cli/command.hpp"
+#include "cli/help.hpp"
+#include "cli/report_error.hpp"
+
+namespace tazuna::cli {
+
+std::vector<Command> AllCommands() {
+  return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewBuildCommand(),
+          NewVersionCommand()};
+}
+
+namespace {
+
+// Longest command path matching the leading words of args ("state diff" before "state").
+const Command* FindCommand(const std::vector<Command>& commands, const std::vector<std::string>& args,
+                           size_t* words) {
+  const Command* best = nullptr;
+  for (const auto& c : commands) {
+    const auto parts = util::Split(c.path, ' ');
+    if (parts.size() > args.size()) continue;
+    if (!std::equal(parts.begin(), parts.end(), args.begin())) continue;
+    if (best == nullptr || parts.size() > *words) {
+      best = &c;
+      *words = parts.size();
+    }
+  }
+  return best;
+}
+
+bool WantsHelp(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a == "--") return false;
+    if (a == "-h" || a == "--help") return true;
+  }
+  return false;
+}
+
+int RunCommand(Context& ctx, const Command& cmd, const std::vector<std::string>& rest) {
+  FlagSet flags;
+  cmd.add_flags(flags);
+  if (WantsHelp(rest)) {
+    ctx.out << CommandHelp(cmd, flags);
+    return kExitOk;
+  }
+  auto positional = flags.Parse(rest);
+  if (!positional) {
+    util::Error e = positional.error();
+    e.hint = "See 'kubectl tazuna " + cmd.path + " --help' for usage.";
+    return ReportError(ctx.err, e, cmd.exit_style);
+  }
+  if (!positional->empty()) {
+    auto e = util::MakeError(util::ErrorKind::kUsage, "unknown command \"" + positional->front() +
+                                                          "\" for \"kubectl tazuna " + cmd.path + "\"");
+    e.hint = "See 'kubectl tazuna " + cmd.path + " --help' for usage.";
+    return ReportError(ctx.err, e, cmd.exit_style);
+  }
+  auto code = cmd.run(ctx, flags, *positional);
+  if (!code) return ReportError(ctx.err, code.error(), cmd.exit_style);
+  return *code;
+}
+
+}  // namespace
+
+int Main(Context& ctx, const std::vector<std::string>& args) {
+  const auto commands = AllCommands();
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    ctx.out << RootHelp(commands);
+    return kExitOk;
+  }
+  size_t words = 0;
+  const Command* cmd = FindCommand(commands, args, &words);
+  if (cmd == nullptr) {
+    if (args[0] == "state" && (args.size() == 1 || args[1].rfind('-', 0) == 0)) {
+      ctx.out << GroupHelp(commands, "state");
+      return kExitOk;
+    }
+    ctx.err << "error: unknown command \"" << args[0] << "\" for \"kubectl tazuna\"\n"
+            << "Run 'kubectl tazuna --help' for usage.\n";
+    return kExitError;
+  }
+  return RunCommand(ctx, *cmd, std::vector<std::string>(args.begin() + static_cast<long>(words), args.end()));
+}
+
+}  // namespace tazuna::cli

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <ostream>
+
+#include "cli/command.hpp"
+#include "util/error.hpp"
+
+namespace tazuna::cli {
+
+/// The only place an Error becomes user text: `error: ...`, kubectl's `Error from server (Reason): ...`,
+/// `error: You must be logged in to the server (...)`, transport and configuration messages verbatim,
+/// detail lines and hint. Returns the exit code for `style` (1, or 2 for diff-style commands).
+int ReportError(std::ostream& err, const util::Error& error, ExitStyle style);
+
+}  // namespace tazuna::cli

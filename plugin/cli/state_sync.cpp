@@ -1,0 +1,153 @@
+// kubectl tazuna state sync [-f] [-e] [-t] [-m] [--prune] [--dry-run=none|server] [--concurrency N] [-o ...]
+#include <chrono>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/pipeline.hpp"
+#include "cli/progress.hpp"
+#include "cli/sync_output.hpp"
+#include "manifest/manifest.hpp"
+#include "state/lease.hpp"
+#include "state/sync_engine.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::cli {
+
+namespace {
+
+struct StateSyncOptions {
+  ConnectionOptions connection;
+  FileOptions file;
+  bool prune = false;
+  std::string dry_run = "none";
+  int concurrency = 32;
+  std::string output = "table";
+  std::string lock_timeout = "60s";
+  // Completed:
+  std::chrono::milliseconds lock_wait{60000};
+};
+
+util::Status Complete(Context& ctx, StateSyncOptions& o) {
+  if (util::ToLower(ctx.env.GetOr("TAZUNA_STATE_SYNC_DELETE", "")) == "true") o.prune = true;
+  const std::string& t = o.lock_timeout;
+  const bool seconds = !t.empty() && t.back() == 's' && t.find_first_not_of("0123456789") == t.size() - 1;
+  const bool bare = !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+  if (!seconds && !bare) {
+    return util::MakeError(util::ErrorKind::kUsage, "invalid --lock-timeout \"" + t + "\": use seconds, e.g. 90s");
+  }
+  o.lock_wait = std::chrono::seconds(std::stoll(seconds ? t.substr(0, t.size() - 1) : t));
+  return util::Ok();
+}
+
+util::Status Validate(const StateSyncOptions& o) {
+  if (o.dry_run != "none" && o.dry_run != "server") {
+    auto e = util::MakeError(util::ErrorKind::kUsage,
+                             "Invalid dry-run value (" + o.dry_run + "). Must be \"none\" or \"server\".");
+    if (o.dry_run == "client" || o.dry_run == "true") e.hint = "Did you mean --dry-run=server?";
+    return e;
+  }
+  if (o.concurrency < 1 || o.concurrency > 512) {
+    return util::MakeError(util::ErrorKind::kUsage, "--concurrency must be between 1 and 512");
+  }
+  return ValidateOutput(o.output, {"table", "json", "yaml"});
+}
+
+// Diffs each rendered manifest against its state, read after the lock is held.
+util::Result<std::vector<state::SyncInput>> Plan(state::StateStore& store, std::vector<state::DesiredManifest> desired) {
+  std::vector<state::SyncInput> inputs;
+  for (auto& d : desired) {
+    auto stored = store.Read(d.name);
+    if (!stored) return stored.error();
+    state::SyncInput in{std::move(d), std::move(*stored), {}};
+    in.diff = state::Diff(in.desired, in.stored);
+    inputs.push_back(std::move(in));
+  }
+  return inputs;
+}
+
+std::vector<std::vector<size_t>> Layers(const Selection& s) {
+  std::vector<std::vector<size_t>> out;
+  for (const auto& layer : manifest::DependencyLayers(s.manifests)) {
+    out.emplace_back();
+    for (const auto* m : layer) {
+      for (size_t i = 0; i < s.manifests.size(); ++i) {
+        if (s.manifests[i] == m) out.back().push_back(i);
+      }
+    }
+  }
+  return out;
+}
+
+util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
+  if (auto st = Complete(ctx, o); !st) return st.error();
+  if (auto st = Validate(o); !st) return st.error();
+  const auto start = std::chrono::steady_clock::now();
+  auto selection = LoadSelection(ctx, o.file);
+  if (!selection) return selection.error();
+  auto session = OpenSession(ctx, o.connection);
+  if (!session) return session.error();
+  kube::Client& client = *(*session)->client;
+  // The context guard runs before anything is written.
+  if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
+  auto desired = RenderSelection(ctx, *selection, (*session)->log, &client);
+  if (!desired) return desired.error();
+  state::SyncOptions so;
+  so.prune = o.prune;
+  so.dry_run = o.dry_run == "server" ? kube::DryRun::kAll : kube::DryRun::kNone;
+  so.concurrency = o.concurrency;
+  so.git_commit = GitCommit(ctx, selection->file.dir);
+  state::StateStore store(client);
+  std::unique_ptr<state::SyncLock> lock;
+  if (so.dry_run == kube::DryRun::kNone) {
+    if (auto st = store.EnsureNamespace(); !st) return st.error();
+    state::LockOptions lo;
+    lo.holder = state::DefaultHolderIdentity();
+    lo.wait = o.lock_wait;
+    auto taken = state::SyncLock::Acquire(client, ctx.clock, (*session)->log, lo);
+    if (!taken) return taken.error();
+    lock = std::move(*taken);
+  }
+  auto inputs = Plan(store, std::move(*desired));
+  if (!inputs) return inputs.error();
+  Progress progress(ctx.err, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR"));
+  state::SyncEngine engine(client, store, ctx.clock, (*session)->log);
+  auto report = engine.Run(*inputs, Layers(*selection), so,
+                           [&](size_t done, size_t total) { progress.Update(done, total); });
+  progress.Done();
+  if (!report) return report.error();
+  PrintSyncReport(ctx, *report, o.output, so);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  PrintSyncSummary(ctx.err, *report, secs, client.requests_sent());
+  return report->failed == 0 ? kExitOk : kExitError;
+}
+
+}  // namespace
+
+Command NewStateSyncCommand() {
+  auto o = std::make_shared<StateSyncOptions>();
+  Command c;
+  c.path = "state sync";
+  c.short_help = "Apply what changed since the last sync and record it";
+  c.long_help =
+      "Render tazuna.yaml, compare it with the recorded state, and apply added, modified and always-sync\n"
+      "objects with server-side apply (field manager tazuna): Namespaces first, then CRDs (waiting until\n"
+      "Established), then the rest. State is checkpointed while objects are applied, so a run that is killed\n"
+      "loses nothing and a rerun converges. Removed objects are deleted only with --prune (or\n"
+      "TAZUNA_STATE_SYNC_DELETE=true). One sync at a time holds the Lease tazuna/tazuna-sync.\n";
+  c.examples = "  # Sync everything in ./tazuna.yaml\n  kubectl tazuna state sync\n\n"
+               "  # Also delete objects that were removed from the manifests\n  kubectl tazuna state sync --prune\n\n"
+               "  # See what the server would do, changing nothing\n  kubectl tazuna state sync --dry-run=server\n";
+  c.add_flags = [o](FlagSet& f) {
+    AddFileFlags(f, o->file, FileFlags::kAll);
+    f.Bool(&o->prune, "prune", 0, "Delete objects removed from the manifests (also TAZUNA_STATE_SYNC_DELETE=true).");
+    f.String(&o->dry_run, "dry-run", 0, "Must be \"none\" or \"server\". server: send every write with dryRun=All; no state changes.");
+    f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
+    f.String(&o->lock_timeout, "lock-timeout", 0, "How long to wait for another sync's lock (seconds, e.g. 90s).");
+    AddOutputFlag(f, o->output, "table, json, yaml");
+    AddConnectionFlags(f, o->connection);
+  };
+  c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>&) { return Run(ctx, *o); };
+  return c;
+}
+
+}  // namespace tazuna::cli

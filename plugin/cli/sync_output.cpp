@@ -1,0 +1,81 @@
+#include "cli/sync_output.hpp"
+
+#include <map>
+
+#include "cli/pipeline.hpp"
+#include "cli/print/list.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::cli {
+
+using state::Verb;
+
+std::string ErrorText(const util::Error& e) {
+  switch (e.kind) {
+    case util::ErrorKind::kApi:
+      if (e.reason == "Invalid") return e.message;
+      return e.reason.empty() ? "Error from server: " + e.message
+                              : "Error from server (" + e.reason + "): " + e.message;
+    case util::ErrorKind::kUnauthorized:
+      return "error: You must be logged in to the server (" + e.message + ")";
+    case util::ErrorKind::kTransport:
+    case util::ErrorKind::kConfig:
+      return e.message;
+    default:
+      return "error: " + e.message;
+  }
+}
+
+namespace {
+
+std::string VerbText(const state::SyncResult& r, const state::SyncOptions& o) {
+  std::string verb = state::VerbName(r.verb);
+  if (r.verb == Verb::kKept && !o.prune) verb += " (pass --prune or TAZUNA_STATE_SYNC_DELETE=true to delete)";
+  if (o.dry_run == kube::DryRun::kAll && r.verb != Verb::kFailed && r.verb != Verb::kUnchanged) {
+    verb += " (server dry run)";
+  }
+  return verb;
+}
+
+}  // namespace
+
+void PrintSyncReport(Context& ctx, const state::SyncReport& report, const std::string& output,
+                     const state::SyncOptions& o) {
+  if (output == "json" || output == "yaml") {
+    std::vector<nlohmann::json> items;
+    for (const auto& r : report.results) {
+      nlohmann::json j = {{"manifest", r.manifest}, {"key", r.key}, {"apiVersion", r.parsed.ApiVersion()},
+                          {"kind", r.parsed.kind}, {"namespace", r.parsed.namespace_name},
+                          {"name", r.parsed.name}, {"hash", r.hash}, {"result", state::VerbName(r.verb)}};
+      if (r.verb == Verb::kFailed) j["error"] = ErrorText(r.error);
+      items.push_back(std::move(j));
+    }
+    print::PrintList(ctx.out, items, output);
+  } else {
+    for (const auto& r : report.results) {
+      std::string line = r.manifest + "  " + ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name);
+      if (!r.parsed.namespace_name.empty()) line += " -n " + r.parsed.namespace_name;
+      ctx.out << line << ' ' << VerbText(r, o) << '\n';
+    }
+  }
+  for (const auto& r : report.results) {
+    if (r.verb != Verb::kFailed) continue;
+    ctx.err << "error: manifest \"" << r.manifest << "\": " << ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name)
+            << (r.parsed.namespace_name.empty() ? "" : " -n " + r.parsed.namespace_name) << ": "
+            << ErrorText(r.error) << '\n';
+    for (const auto& line : r.error.detail_lines) ctx.err << line << '\n';
+  }
+}
+
+void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests) {
+  std::map<Verb, int> counts;
+  for (const auto& r : report.results) ++counts[r.verb];
+  char elapsed[32];
+  std::snprintf(elapsed, sizeof elapsed, "%.2fs", seconds);
+  err << "sync: " << counts[Verb::kCreated] << " created, " << counts[Verb::kConfigured] << " configured, "
+      << counts[Verb::kUnchanged] << " unchanged, " << counts[Verb::kDeleted] << " deleted, " << counts[Verb::kKept]
+      << " kept, " << counts[Verb::kFailed] << " failed in " << elapsed << " (" << requests << " API requests, "
+      << report.state_writes << " state writes)\n";
+}
+
+}  // namespace tazuna::cli

@@ -1,0 +1,109 @@
+#include "state/checkpoint.hpp"
+
+#include "util/strings.hpp"
+
+namespace tazuna::state {
+
+namespace {
+
+void ApplyChanges(ManifestState& state, const std::map<std::string, std::optional<std::string>>& changes) {
+  for (const auto& [key, hash] : changes) {
+    if (hash) {
+      state.entries[key] = *hash;
+    } else {
+      state.entries.erase(key);
+    }
+  }
+}
+
+constexpr int kConflictRetries = 10;
+
+}  // namespace
+
+void Checkpointer::Track(ManifestState state) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string name = state.manifest;
+  tracked_[name].state = std::move(state);
+}
+
+void Checkpointer::Set(const std::string& manifest, const std::string& key, std::optional<std::string> hash) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Tracked& t = tracked_[manifest];
+  t.changes[key] = std::move(hash);
+  ++t.version;
+}
+
+void Checkpointer::SetMetadata(const std::string& manifest, const Metadata& metadata) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Tracked& t = tracked_[manifest];
+  t.metadata = metadata;
+  ++t.version;
+}
+
+util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
+  std::lock_guard<std::mutex> flush_lock(flush_mu_);
+  for (int attempt = 0;; ++attempt) {
+    ManifestState snapshot;
+    long version = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      Tracked& t = tracked_[manifest];
+      if (!force && t.version == t.written_version) return util::Ok();
+      snapshot = t.state;
+      snapshot.manifest = manifest;
+      ApplyChanges(snapshot, t.changes);
+      if (t.metadata) {
+        const int shards = snapshot.metadata.shards;
+        snapshot.metadata = *t.metadata;
+        snapshot.metadata.shards = shards;
+      }
+      version = t.version;
+    }
+    auto st = store_.Write(snapshot);
+    if (st) {
+      std::lock_guard<std::mutex> lock(mu_);
+      Tracked& t = tracked_[manifest];
+      t.state = std::move(snapshot);
+      t.written_version = version;
+      ++writes_;
+      return util::Ok();
+    }
+    if (st.error().kind != util::ErrorKind::kConflict || attempt >= kConflictRetries) {
+      return st.error().WithContext(util::StrCat("write state of manifest ", manifest));
+    }
+    auto fresh = store_.Read(manifest);  // another writer got there first: merge onto its state
+    if (!fresh) return fresh.error();
+    std::lock_guard<std::mutex> lock(mu_);
+    tracked_[manifest].state = std::move(*fresh);
+  }
+}
+
+util::Status Checkpointer::FlushAll() {
+  std::vector<std::string> names;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [name, t] : tracked_) {
+      if (t.version != t.written_version) names.push_back(name);
+    }
+  }
+  for (const auto& name : names) {
+    if (auto st = Flush(name); !st) return st;
+  }
+  return util::Ok();
+}
+
+util::Status Checkpointer::MaybeFlush() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto now = clock_.Now();
+    if (flushing_ || now - last_flush_ < interval_) return util::Ok();
+    flushing_ = true;
+    last_flush_ = now;
+  }
+  auto st = FlushAll();
+  std::lock_guard<std::mutex> lock(mu_);
+  flushing_ = false;
+  return st;
+}
+
+}  // namespace tazuna::state

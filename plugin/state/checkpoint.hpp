@@ -1,0 +1,60 @@
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "state/store.hpp"
+#include "util/clock.hpp"
+
+namespace tazuna::state {
+
+/// Records what a sync changed and writes it to the state ConfigMaps as it goes (batched:
+/// at most one write per manifest per interval), so a kill at any moment loses at most the
+/// confirmations of the last interval, never the record of an object that may exist.
+/// Writes are conditional on resourceVersion; on a conflict the state is re-read and this
+/// run's changes are re-applied on top (a concurrent writer is merged, not overwritten).
+/// Thread-safe.
+class Checkpointer {
+ public:
+  Checkpointer(StateStore& store, util::Clock& clock, std::chrono::milliseconds interval)
+      : store_(store), clock_(clock), interval_(interval) {}
+
+  /// Starts tracking a manifest from its state as read.
+  void Track(ManifestState state);
+  /// Sets (or, with nullopt, erases) one entry of `manifest`.
+  void Set(const std::string& manifest, const std::string& key, std::optional<std::string> hash);
+  /// Replaces `_metadata` (written with the next flush).
+  void SetMetadata(const std::string& manifest, const Metadata& metadata);
+  /// Flushes dirty manifests when the interval has passed; no-op while another flush runs.
+  util::Status MaybeFlush();
+  /// Writes every dirty manifest now.
+  util::Status FlushAll();
+  /// Writes one manifest now (even if clean when `force`).
+  util::Status Flush(const std::string& manifest, bool force = false);
+  /// Number of ConfigMap writes made (for reports).
+  int writes() const { return writes_; }
+
+ private:
+  struct Tracked {
+    ManifestState state;                                       ///< as last written or read
+    std::map<std::string, std::optional<std::string>> changes; ///< every change of this run
+    std::optional<Metadata> metadata;
+    long version = 0;          ///< bumped on every change
+    long written_version = 0;  ///< version last written
+  };
+
+  StateStore& store_;
+  util::Clock& clock_;
+  std::chrono::milliseconds interval_;
+  std::mutex mu_;        // guards tracked_
+  std::mutex flush_mu_;  // one writer at a time
+  std::map<std::string, Tracked> tracked_;
+  std::chrono::system_clock::time_point last_flush_{};  // guarded by mu_
+  bool flushing_ = false;                                 // guarded by mu_
+  int writes_ = 0;
+};
+
+}  // namespace tazuna::state

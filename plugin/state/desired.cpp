@@ -1,0 +1,23 @@
+#include "state/desired.hpp"
+
+#include "state/content_hash.hpp"
+
+namespace tazuna::state {
+
+DesiredManifest Desire(manifest::RenderedManifest rendered) {
+  DesiredManifest out;
+  out.name = rendered.name;
+  out.always_sync = rendered.always_sync;
+  out.objects.reserve(rendered.objects.size());
+  for (auto& object : rendered.objects) {
+    DesiredObject d;
+    d.key = KeyFor(rendered.name, object);
+    d.key_string = d.key.ToString();
+    d.hash = ContentHash(object);
+    d.object = std::move(object);
+    out.objects.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace tazuna::state

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "manifest/render.hpp"
+#include "state/state_key.hpp"
+
+namespace tazuna::state {
+
+/// One rendered object with its state identity and content hash.
+struct DesiredObject {
+  StateKey key;
+  std::string key_string;  ///< key.ToString()
+  std::string hash;        ///< ContentHash of the rendered object
+  nlohmann::json object;
+};
+
+/// A manifest as rendered now, in apply order (Namespaces, CRDs, then the rest).
+struct DesiredManifest {
+  std::string name;
+  bool always_sync = false;  ///< genesissecret: every object is re-applied on every sync
+  std::vector<DesiredObject> objects;
+};
+
+/// Keys and hashes the rendered objects of `rendered`.
+DesiredManifest Desire(manifest::RenderedManifest rendered);
+
+}  // namespace tazuna::state

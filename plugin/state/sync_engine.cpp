@@ -1,0 +1,185 @@
+#include "state/sync_engine.hpp"
+
+#include <set>
+
+#include "util/parallel.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::state {
+
+using nlohmann::json;
+using util::StrCat;
+
+const char* VerbName(Verb verb) {
+  switch (verb) {
+    case Verb::kCreated: return "created";
+    case Verb::kConfigured: return "configured";
+    case Verb::kUnchanged: return "unchanged";
+    case Verb::kDeleted: return "deleted";
+    case Verb::kKept: return "kept";
+    case Verb::kFailed: return "failed";
+  }
+  return "unknown";
+}
+
+struct SyncEngine::Task {
+  const DiffEntry* entry = nullptr;
+  const json* object = nullptr;
+  SyncResult result;
+};
+
+namespace {
+
+enum class Phase { kNamespace, kCrd, kRest };
+
+Phase PhaseOf(const StateKey& k) {
+  if (k.group.empty() && k.kind == "Namespace") return Phase::kNamespace;
+  if (k.group == "apiextensions.k8s.io" && k.kind == "CustomResourceDefinition") return Phase::kCrd;
+  return Phase::kRest;
+}
+
+bool IsApply(const DiffEntry& e) { return e.type != ChangeType::kRemoved; }
+
+// An apply the server rejected outright (the object was not created): 4xx other than 429.
+bool DefinitelyNotApplied(const util::Error& e) {
+  return e.kind == util::ErrorKind::kApi && e.http_code >= 400 && e.http_code < 500 && e.http_code != 429;
+}
+
+}  // namespace
+
+void SyncEngine::Tick() {
+  const size_t done = ++done_;
+  if (progress_) progress_(done, total_);
+}
+
+util::Result<json> SyncEngine::ApplyOrReplace(const json& object, const SyncOptions& o) {
+  kube::ApplyOptions apply;
+  apply.dry_run = o.dry_run;
+  auto applied = client_.Apply(object, apply);
+  if (applied || !kube::IsReason(applied.error(), "Invalid") || o.dry_run == kube::DryRun::kAll) return applied;
+  // Jobs and Pods cannot change most fields in place: delete and recreate them, as the Go tool does.
+  const std::string api_version = object.value("apiVersion", "");
+  const std::string kind = object.value("kind", "");
+  if (!((api_version == "batch/v1" && kind == "Job") || (api_version == "v1" && kind == "Pod"))) return applied;
+  const json& meta = object["metadata"];
+  const kube::ObjectRef ref{api_version, kind, meta.value("namespace", ""), meta.value("name", "")};
+  if (auto st = client_.Delete(ref, kube::Propagation::kBackground); !st && !kube::IsReason(st.error(), "NotFound")) {
+    return st.error();
+  }
+  for (int i = 0; i < 300; ++i) {
+    auto got = client_.Get(ref);
+    if (!got && kube::IsReason(got.error(), "NotFound")) break;
+    clock_.SleepFor(std::chrono::seconds(1));
+  }
+  return client_.Apply(object, apply);
+}
+
+void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
+  const DiffEntry& e = *task.entry;
+  auto applied = ApplyOrReplace(*task.object, o);
+  if (applied) {
+    task.result.verb = e.type == ChangeType::kAdded ? Verb::kCreated : Verb::kConfigured;
+    if (o.dry_run == kube::DryRun::kNone) {
+      cp.Set(e.manifest, e.key, e.new_hash);
+      if (!e.old_key.empty()) cp.Set(e.manifest, e.old_key, std::nullopt);
+    }
+  } else {
+    task.result.verb = Verb::kFailed;
+    task.result.error = applied.error();
+    if (o.dry_run == kube::DryRun::kNone && e.type == ChangeType::kAdded && DefinitelyNotApplied(applied.error())) {
+      cp.Set(e.manifest, e.key, std::nullopt);  // never created: drop the pending record
+    }
+  }
+  log_.Log(2, StrCat(e.manifest, ": ", e.key, " ", VerbName(task.result.verb)));
+  Tick();
+  if (o.dry_run == kube::DryRun::kNone) {
+    if (auto st = cp.MaybeFlush(); !st) log_.Warning(st.error().message);
+  }
+}
+
+void SyncEngine::ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const SyncOptions& o) {
+  util::ParallelFor(tasks.size(), o.concurrency, [&](size_t i) { ApplyOne(tasks[i], cp, o); });
+}
+
+void SyncEngine::WaitEstablished(const std::vector<Task>& crds, const SyncOptions& o) {
+  if (o.dry_run == kube::DryRun::kAll) return;
+  const auto deadline = clock_.Now() + o.crd_timeout;
+  for (const auto& t : crds) {
+    if (t.result.verb == Verb::kFailed) continue;
+    const kube::ObjectRef ref{t.object->value("apiVersion", ""), "CustomResourceDefinition", "",
+                              (*t.object)["metadata"].value("name", "")};
+    while (clock_.Now() < deadline) {
+      auto crd = client_.Get(ref);
+      bool established = false;
+      if (crd && crd->contains("status")) {
+        for (const auto& c : (*crd)["status"].value("conditions", json::array())) {
+          established |= c.value("type", "") == "Established" && c.value("status", "") == "True";
+        }
+      }
+      if (established) break;
+      clock_.SleepFor(std::chrono::milliseconds(200));
+    }
+  }
+}
+
+util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer,
+                                    Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out) {
+  std::vector<Task> phases[3];
+  for (size_t idx : layer) {
+    SyncInput& in = inputs[idx];
+    for (const auto& e : in.diff) {
+      if (!IsApply(e)) continue;
+      Task t{&e, &in.desired.objects[e.object_index].object, {e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash, {}}};
+      phases[static_cast<int>(PhaseOf(e.parsed))].push_back(std::move(t));
+      // Record intent before the object can exist: an empty hash reads back as "modified", so a
+      // run killed after this point re-applies it (or prunes it) instead of forgetting it.
+      if (e.type == ChangeType::kAdded && o.dry_run == kube::DryRun::kNone) cp.Set(e.manifest, e.key, "");
+    }
+  }
+  if (o.dry_run == kube::DryRun::kNone) {
+    if (auto st = cp.FlushAll(); !st) return st;
+  }
+  for (auto& tasks : phases) {
+    ApplyTasks(tasks, cp, o);
+    if (&tasks == &phases[1]) WaitEstablished(tasks, o);
+    for (auto& t : tasks) out.push_back(std::move(t.result));
+  }
+  if (o.dry_run == kube::DryRun::kNone) return cp.FlushAll();
+  return util::Ok();
+}
+
+util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const std::vector<std::vector<size_t>>& layers,
+                                         const SyncOptions& o, const ProgressFn& progress) {
+  progress_ = progress;
+  done_ = 0;
+  total_ = 0;
+  for (const auto& in : inputs) {
+    for (const auto& e : in.diff) total_ += IsApply(e) || o.prune ? 1 : 0;
+  }
+  Checkpointer cp(store_, clock_, o.checkpoint_interval);
+  for (auto& in : inputs) cp.Track(in.stored);
+  SyncReport report;
+  for (const auto& layer : layers) {
+    if (auto st = ApplyLayer(inputs, layer, cp, o, report.results); !st) return st.error();
+  }
+  Prune(inputs, cp, o, report.results);
+  for (const auto& in : inputs) {
+    std::set<std::string> touched;
+    for (const auto& e : in.diff) touched.insert(e.key);
+    for (const auto& d : in.desired.objects) {
+      if (touched.count(d.key_string) == 0) report.results.push_back({in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash, {}});
+    }
+  }
+  for (const auto& r : report.results) report.failed += r.verb == Verb::kFailed ? 1 : 0;
+  if (o.dry_run == kube::DryRun::kNone) {
+    if (report.failed == 0) {
+      const Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), 0};
+      for (const auto& in : inputs) cp.SetMetadata(in.desired.name, meta);
+    }
+    if (auto st = cp.FlushAll(); !st) return st.error();
+  }
+  report.state_writes = cp.writes();
+  return report;
+}
+
+}  // namespace tazuna::state

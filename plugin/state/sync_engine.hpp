@@ -1,0 +1,91 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kube/client.hpp"
+#include "state/checkpoint.hpp"
+#include "state/diff.hpp"
+#include "util/clock.hpp"
+#include "util/logger.hpp"
+
+namespace tazuna::state {
+
+/// What happened to one object in a sync (kubectl's verbs).
+enum class Verb { kCreated, kConfigured, kUnchanged, kDeleted, kKept, kFailed };
+const char* VerbName(Verb verb);
+
+/// One object's outcome.
+struct SyncResult {
+  std::string manifest;
+  std::string key;
+  StateKey parsed;
+  Verb verb = Verb::kUnchanged;
+  std::string hash;
+  util::Error error;  ///< for kFailed
+};
+
+struct SyncReport {
+  std::vector<SyncResult> results;  ///< applies in apply order, unchanged, then prunes
+  int failed = 0;
+  int state_writes = 0;
+};
+
+struct SyncOptions {
+  bool prune = false;
+  kube::DryRun dry_run = kube::DryRun::kNone;
+  int concurrency = 16;
+  std::string git_commit;
+  std::chrono::seconds crd_timeout{60};
+  std::chrono::milliseconds checkpoint_interval{500};
+};
+
+/// One manifest to sync: its render, its state as read, and the diff between them.
+struct SyncInput {
+  DesiredManifest desired;
+  ManifestState stored;
+  std::vector<DiffEntry> diff;
+};
+
+/// Progress: objects done out of total.
+using ProgressFn = std::function<void(size_t done, size_t total)>;
+
+/// Applies and prunes with server-side apply, checkpointing state as it goes (see Checkpointer).
+/// `layers` are dependsOn layers of indexes into `inputs`; within a layer Namespaces go first,
+/// then CRDs (waiting until Established), then the rest, `concurrency` requests in flight.
+/// Prunes (when asked) run after all applies, in reverse: everything else, then CRDs, then
+/// Namespaces; an object still rendered (any manifest, any apiVersion) is never deleted.
+/// Per-object failures are reported in the result (the rest still complete); a state write
+/// failure aborts with an Error.
+class SyncEngine {
+ public:
+  SyncEngine(kube::Client& client, StateStore& store, util::Clock& clock, util::Logger& log)
+      : client_(client), store_(store), clock_(clock), log_(log) {}
+
+  util::Result<SyncReport> Run(std::vector<SyncInput>& inputs, const std::vector<std::vector<size_t>>& layers,
+                               const SyncOptions& options, const ProgressFn& progress);
+
+ private:
+  struct Task;
+  util::Status ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, Checkpointer& cp,
+                          const SyncOptions& o, std::vector<SyncResult>& out);
+  void ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const SyncOptions& o);
+  void ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o);
+  util::Result<nlohmann::json> ApplyOrReplace(const nlohmann::json& object, const SyncOptions& o);
+  void WaitEstablished(const std::vector<Task>& crds, const SyncOptions& o);
+  void Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out);
+  void Tick();
+
+  kube::Client& client_;
+  StateStore& store_;
+  util::Clock& clock_;
+  util::Logger& log_;
+  ProgressFn progress_;
+  std::atomic<size_t> done_{0};
+  size_t total_ = 0;
+};
+
+}  // namespace tazuna::state

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# state list and state diff against state written with kubectl in the Go tool's format.
+source "$(dirname "$0")/lib.sh"
+
+m=ldstate$RANDOM
+ns=$(new_namespace ld)
+repo=$E2E_TMP/repo
+mkdir -p "$repo/objs"
+cat > "$repo/tazuna.yaml" <<EOF
+apiVersion: tazuna.pepabo.com/v1
+kind: Tazuna
+spec:
+  providers:
+    - {name: local-env, type: envfile, envfile: {path: ./secrets.env}}
+  manifests:
+    - {name: $m, type: manifests, path: ./objs}
+    - {name: ${m}-sec, type: genesissecret, path: ./secret.yaml}
+EOF
+for n in keep change new; do
+  printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n  namespace: %s\ndata:\n  v: "%s"\n---\n' "$n" "$ns" "$n" >> "$repo/objs/cms.yaml"
+done
+printf 'API_TOKEN=not-a-real-token\n' > "$repo/secrets.env"
+cat > "$repo/secret.yaml" <<EOF
+apiVersion: tazuna.pepabo.com/v1
+kind: GenesisSecret
+spec:
+  provider: local-env
+  secrets:
+    - uri: op://example.1password.com/vault/item
+      items:
+        API_TOKEN: {mapTo: token}
+  outputs:
+    - kubernetesSecret: {namespace: $ns, name: api}
+EOF
+cd "$repo"
+
+expect_rc 1 "diff with no state: everything added" kubectl tazuna state diff -m "$m" -o json
+hash_of() { echo "$OUT" | python3 -c "import json,sys; print([i['newHash'] for i in json.load(sys.stdin)['items'] if i['name']=='$1'][0])"; }
+h_keep=$(hash_of keep); h_change=$(hash_of change); h_new=$(hash_of new)
+[ ${#h_keep} -eq 64 ] && pass "hash is 64 hex digits" || fail "bad hash '$h_keep'"
+
+# State in the Go tool's format: encoded keys, {"contentHash":...} values, _metadata.
+kubectl create namespace tazuna >/dev/null 2>&1
+old=0000000000000000000000000000000000000000000000000000000000000000
+gone=1111111111111111111111111111111111111111111111111111111111111111
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: tazuna-state-$m, namespace: tazuna}
+data:
+  _metadata: '{"gitCommitHash":"abc123def4567890","lastSyncedAt":"2026-01-02T03:04:05Z"}'
+  ${m}____v1__ConfigMap__${ns}__keep: '{"contentHash":"$h_keep"}'
+  ${m}____v1__ConfigMap__${ns}__change: '{"contentHash":"$old"}'
+  ${m}____v1__ConfigMap__${ns}__gone: '{"contentHash":"$gone"}'
+EOF
+
+pad() { printf '%*s' $(( $1 )) ''; }
+expect_rc 0 "state list" kubectl tazuna state list -m "$m"
+want=$(printf '%s\n' \
+  "MANIFEST$(pad $(( ${#m} + 3 - 8 )))APIVERSION   KIND        NAMESPACE$(pad $(( ${#ns} + 3 - 9 )))NAME     HASH" \
+  "$m   v1           ConfigMap   $ns   change   ${old:0:12}" \
+  "$m   v1           ConfigMap   $ns   gone     ${gone:0:12}" \
+  "$m   v1           ConfigMap   $ns   keep     ${h_keep:0:12}")
+expect_eq "$OUT" "$want" "state list prints the Go tool's state exactly"
+
+expect_rc 0 "state list -o wide" kubectl tazuna state list -m "$m" -o wide
+expect_contains "$OUT" "$h_keep" "wide shows the full hash"
+expect_contains "$OUT" "2026-01-02T03:04:05Z" "wide shows LAST-SYNCED"
+expect_contains "$OUT" "abc123def456" "wide shows COMMIT"
+
+mkdir -p "$E2E_TMP/empty" && cd "$E2E_TMP/empty"
+expect_rc 0 "state list without a tazuna.yaml lists every state ConfigMap" kubectl tazuna state list -o wide
+expect_contains "$OUT" "$m " "cluster-wide list includes our manifest"
+cd "$repo"
+
+expect_rc 1 "state diff finds all four change types" kubectl tazuna state diff
+for change in added modified removed always-sync; do expect_contains "$OUT" " $change " "diff shows $change"; done
+rows=$(echo "$OUT" | awk 'NR>1 {print $2 ":" $6}' | tr '\n' ' ')
+expect_eq "$rows" "added:new modified:change removed:gone always-sync:api " "rows sorted by change type"
+
+expect_rc 1 "state diff -o json" kubectl tazuna state diff -o json
+rows=$(echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["kind"]=="List"; print(" ".join(i["change"]+":"+i["name"] for i in d["items"]))')
+expect_eq "$rows" "added:new modified:change removed:gone always-sync:api" "json rows match the table"
+
+# Record exactly what is rendered: no changes.
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: tazuna-state-$m, namespace: tazuna}
+data:
+  _metadata: '{"gitCommitHash":"","lastSyncedAt":"2026-01-02T03:04:05Z"}'
+  ${m}____v1__ConfigMap__${ns}__keep: '{"contentHash":"$h_keep"}'
+  ${m}____v1__ConfigMap__${ns}__change: '{"contentHash":"$h_change"}'
+  ${m}____v1__ConfigMap__${ns}__new: '{"contentHash":"$h_new"}'
+EOF
+kubectl patch configmap -n tazuna "tazuna-state-$m" --type=json \
+  -p "[{\"op\":\"remove\",\"path\":\"/data/${m}____v1__ConfigMap__${ns}__gone\"}]" >/dev/null
+expect_rc 0 "state diff with nothing changed" kubectl tazuna state diff -m "$m"
+expect_eq "$OUT" "No changes detected." "No changes detected."
+
+expect_rc 2 "viewer: state diff fails with exit 2" kubectl tazuna state diff -m "$m" --context viewer
+expect_contains "$ERR" "Error from server (Forbidden)" "viewer gets Forbidden"
+expect_rc 1 "viewer: state list fails with exit 1" kubectl tazuna state list -m "$m" --context viewer
+expect_contains "$ERR" "Error from server (Forbidden): configmaps" "viewer Forbidden on configmaps in tazuna"
+
+expect_rc 2 "bad flag on diff exits 2" kubectl tazuna state diff --bogus
+expect_contains "$ERR" "unknown flag: --bogus" "unknown flag message"
+expect_rc 1 "bad -o" kubectl tazuna state list -o foo
+expect_contains "$ERR" 'unable to match a printer suitable for the output format "foo"' "bad -o message"
+
+kubectl delete configmap -n tazuna "tazuna-state-$m" >/dev/null
+finish

@@ -1,0 +1,69 @@
+#include "state/diff.hpp"
+
+#include <doctest/doctest.h>
+
+namespace tazuna::state {
+
+namespace {
+
+DesiredObject Obj(const std::string& manifest, const std::string& api_version, const std::string& kind,
+                  const std::string& ns, const std::string& name, const std::string& hash) {
+  nlohmann::json o = {{"apiVersion", api_version}, {"kind", kind}, {"metadata", {{"name", name}}}};
+  if (!ns.empty()) o["metadata"]["namespace"] = ns;
+  DesiredObject d;
+  d.key = KeyFor(manifest, o);
+  d.key_string = d.key.ToString();
+  d.hash = hash;
+  d.object = o;
+  return d;
+}
+
+std::string Rows(const std::vector<DiffEntry>& entries) {
+  std::string out;
+  for (const auto& e : entries) out += std::string(ChangeTypeName(e.type)) + " " + e.key + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("diff: added, modified, removed, unchanged; sorted by type then key") {
+  DesiredManifest d{"web", false, {Obj("web", "v1", "ConfigMap", "ns", "b", "h1"), Obj("web", "v1", "ConfigMap", "ns", "a", "h2"),
+                                   Obj("web", "v1", "ConfigMap", "ns", "same", "h3")}};
+  ManifestState s;
+  s.entries = {{"web//v1/ConfigMap/ns/a", "old"}, {"web//v1/ConfigMap/ns/same", "h3"}, {"web//v1/ConfigMap/ns/gone", "h9"}};
+  const auto entries = Diff(d, s);
+  CHECK(Rows(entries) ==
+        "added web//v1/ConfigMap/ns/b\nmodified web//v1/ConfigMap/ns/a\nremoved web//v1/ConfigMap/ns/gone\n");
+  CHECK(entries[1].old_hash == "old");
+  CHECK(entries[1].new_hash == "h2");
+  CHECK(entries[2].old_hash == "h9");
+}
+
+TEST_CASE("diff: an apiVersion change of the same group/kind/namespace/name is one modified row") {
+  DesiredManifest d{"m", false, {Obj("m", "example.io/v2", "Gadget", "ns", "g", "new")}};
+  ManifestState s;
+  s.entries = {{"m/example.io/v1/Gadget/ns/g", "old"}};
+  const auto entries = Diff(d, s);
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].type == ChangeType::kModified);
+  CHECK(entries[0].key == "m/example.io/v2/Gadget/ns/g");
+  CHECK(entries[0].old_key == "m/example.io/v1/Gadget/ns/g");
+}
+
+TEST_CASE("diff: genesissecret objects are always-sync; a pending (empty) hash reads as modified") {
+  DesiredManifest d{"sec", true, {Obj("sec", "v1", "Secret", "ns", "s", "h")}};
+  CHECK(Rows(Diff(d, {})) == "always-sync sec//v1/Secret/ns/s\n");
+  DesiredManifest p{"m", false, {Obj("m", "v1", "ConfigMap", "", "c", "h")}};
+  ManifestState s;
+  s.entries = {{"m//v1/ConfigMap/c", ""}};
+  CHECK(Rows(Diff(p, s)) == "modified m//v1/ConfigMap/c\n");
+}
+
+TEST_CASE("diff: nothing changed gives no rows") {
+  DesiredManifest d{"m", false, {Obj("m", "v1", "ConfigMap", "ns", "c", "h")}};
+  ManifestState s;
+  s.entries = {{"m//v1/ConfigMap/ns/c", "h"}};
+  CHECK(Diff(d, s).empty());
+}
+
+}  // namespace tazuna::state
