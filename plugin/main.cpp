@@ -1,10 +1,12 @@
 // argv -> command; nothing else. Real I/O implementations are built here and handed to cli::Main.
 #include <curl/curl.h>
+#include <unistd.h>
 
 #include <exception>
 #include <iostream>
 
 #include "cli/main.hpp"
+#include "kube/transport.hpp"
 #include "util/clock.hpp"
 #include "util/environment.hpp"
 #include "util/file_reader.hpp"
@@ -17,8 +19,15 @@ int main(int argc, char** argv) {
     tazuna::util::SystemClock clock;
     tazuna::util::DiskFileReader files;
     tazuna::util::RealProcessRunner processes;
-    tazuna::cli::Context ctx{std::cin, std::cout, std::cerr, tazuna::util::Environment::FromProcess(),
-                             clock, files, processes};
+    tazuna::cli::Context ctx{std::cin,
+                             std::cout,
+                             std::cerr,
+                             tazuna::util::Environment::FromProcess(),
+                             clock,
+                             files,
+                             processes,
+                             tazuna::kube::NewCurlTransport,
+                             isatty(STDERR_FILENO) == 1};
     code = tazuna::cli::Main(ctx, std::vector<std::string>(argv + 1, argv + argc));
   } catch (const std::exception& e) {
     std::cerr << "error: internal: " << e.what() << '\n';

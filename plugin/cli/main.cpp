@@ -5,6 +5,7 @@
 #include "cli/command.hpp"
 #include "cli/help.hpp"
 #include "cli/report_error.hpp"
+#include "util/strings.hpp"
 
 namespace tazuna::cli {
 

@@ -56,7 +56,7 @@ util::Status ValidateOutput(const std::string& output, const std::vector<std::st
 util::Result<std::unique_ptr<Session>> OpenSession(Context& ctx, const ConnectionOptions& options) {
   auto config = kube::LoadRestConfig(options.kube, ctx.env, ctx.files);
   if (!config) return config.error();
-  auto session = std::make_unique<Session>(util::Logger(ctx.err, options.verbosity));
+  auto session = std::make_unique<Session>(ctx.err, options.verbosity);
   session->transport = ctx.make_transport(*config, session->log);
   session->client = std::make_unique<kube::Client>(std::move(*config), *session->transport, ctx.processes,
                                                    session->log, ctx.clock, ctx.env);

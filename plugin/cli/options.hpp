@@ -38,7 +38,7 @@ util::Status ValidateOutput(const std::string& output, const std::vector<std::st
 
 /// A resolved connection to the cluster, owned by one command run.
 struct Session {
-  explicit Session(util::Logger logger) : log(std::move(logger)) {}
+  Session(std::ostream& err, int verbosity) : log(err, verbosity) {}
   util::Logger log;
   std::unique_ptr<kube::Transport> transport;
   std::unique_ptr<kube::Client> client;

@@ -52,8 +52,8 @@ util::Result<std::vector<state::DesiredManifest>> RenderSelection(Context& ctx, 
   std::vector<util::Result<manifest::RenderedManifest>> rendered(s.manifests.size(),
                                                                  util::MakeError(util::ErrorKind::kInternal, ""));
   util::ParallelFor(s.manifests.size(), kRenderConcurrency, [&](size_t i) {
-    manifest::RenderContext rc{ctx.processes, ctx.files, ctx.env, log, scopes ? &*scopes : nullptr};
-    rc.cache_dir = manifest::DefaultCacheDir(ctx.env);
+    manifest::RenderContext rc{ctx.processes, ctx.files, ctx.env, log, scopes ? &*scopes : nullptr,
+                               std::chrono::seconds(300), manifest::DefaultCacheDir(ctx.env)};
     rendered[i] = manifest::Render(*s.manifests[i], s.file, rc);
   });
   std::vector<state::DesiredManifest> out;

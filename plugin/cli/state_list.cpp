@@ -35,8 +35,8 @@ struct Row {
 };
 
 util::Status Complete(Context& ctx, StateListOptions& o, const FlagSet& flags) {
-  o.from_cluster = o.all || (!flags.Changed("file") && !ctx.files.Exists(o.file));
-  if (!flags.Changed("file") && !ctx.files.Exists(o.file)) return util::Ok();
+  o.from_cluster = o.all || (!flags.Changed("file") && !ctx.files.Exists(o.file.file));
+  if (!flags.Changed("file") && !ctx.files.Exists(o.file.file)) return util::Ok();
   auto selection = LoadSelection(ctx, o.file);
   if (!selection) return selection.error();
   for (const auto* m : selection->manifests) o.in_file.push_back(m->name);

@@ -18,11 +18,8 @@ std::string ErrorText(const util::Error& e) {
                               : "Error from server (" + e.reason + "): " + e.message;
     case util::ErrorKind::kUnauthorized:
       return "error: You must be logged in to the server (" + e.message + ")";
-    case util::ErrorKind::kTransport:
-    case util::ErrorKind::kConfig:
-      return e.message;
     default:
-      return "error: " + e.message;
+      return e.message;
   }
 }
 

@@ -155,6 +155,9 @@ util::Status Client::Delete(const ObjectRef& ref, Propagation propagation, DryRu
   if (propagation == Propagation::kBackground) options["propagationPolicy"] = "Background";
   if (propagation == Propagation::kForeground) options["propagationPolicy"] = "Foreground";
   if (propagation == Propagation::kOrphan) options["propagationPolicy"] = "Orphan";
+  // The server reads DeleteOptions from the body when there is one, ignoring the query: dryRun
+  // must be in the body too, or a "dry run" deletes for real.
+  if (dry_run == DryRun::kAll) options["dryRun"] = {"All"};
   Call call{"DELETE", *path, {}, options.dump(), "application/json"};
   AddDryRun(dry_run, &call.query);
   auto resp = Send(call);

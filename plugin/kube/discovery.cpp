@@ -79,8 +79,9 @@ util::Result<ResourceInfo> Discovery::Resolve(const std::string& api_version, co
   loaded_ = true;
   const auto [group, version] = SplitApiVersion(api_version);
   auto it = by_gvk_.find(Key(group, version, kind));
-  if (it == by_gvk_.end() && !refreshed_) {
-    // A CRD may have been installed since the cache was written: ask the server once.
+  if (it == by_gvk_.end() && (!refreshed_ || clock_.Now() - last_refresh_ >= kMinRefreshInterval)) {
+    // A CRD may have been installed since the cache was written (or a moment ago, during a sync):
+    // ask the server again, at most once per kMinRefreshInterval.
     if (auto s = Refresh(); !s) return s.error();
     it = by_gvk_.find(Key(group, version, kind));
   }
@@ -97,6 +98,7 @@ util::Status Discovery::Refresh() {
   by_gvk_.clear();
   Index(*all);
   refreshed_ = true;
+  last_refresh_ = clock_.Now();
   SaveCache();
   return util::Ok();
 }

@@ -40,7 +40,7 @@ std::vector<ResourceInfo> ParseResourceList(const nlohmann::json& list);
 
 /// Maps apiVersion+kind to resources. Aggregated discovery with a legacy fallback; cached on disk
 /// under <cache_dir>/discovery/<host_port>/ for 6 hours like kubectl, and refreshed from the server
-/// once per process when a kind is unknown. Thread-safe.
+/// when a kind is unknown (at most once per second, so CRDs created by this process are found). Thread-safe.
 class Discovery {
  public:
   /// `cache_dir` empty: no disk cache. `host_port` names the cache subdirectory.
@@ -61,6 +61,8 @@ class Discovery {
   util::Clock& clock_;
   std::mutex mu_;
   bool loaded_ = false, refreshed_ = false;
+  std::chrono::system_clock::time_point last_refresh_{};
+  static constexpr std::chrono::seconds kMinRefreshInterval{1};
   std::map<std::string, ResourceInfo> by_gvk_;
 };
 
