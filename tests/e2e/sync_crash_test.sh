@@ -25,13 +25,23 @@ check_converged() {  # after a clean rerun: no diff, every object present with t
   expect_eq "$n" "320" "$1: all 320 objects present at generation $2"
 }
 
-delays=(0.05 0.15 0.3 0.5 0.8 1.1 1.5 2.0 2.6 3.3)
+# Time one full sync (every object changed) and spread the 10 kill points over it.
+gen base
+expect_rc 0 "initial sync" kubectl tazuna state sync --concurrency 2
+gen timing
+t0=$(date +%s%N)
+expect_rc 0 "timed sync" kubectl tazuna state sync --concurrency 2
+span_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+delays=()
+for k in $(seq 1 10); do delays+=("$(awk -v s="$span_ms" -v k="$k" 'BEGIN { printf "%.3f", s * k / 11 / 1000 }')"); done
+echo "full sync takes ${span_ms} ms; kill points: ${delays[*]}"
+kills=0
 for k in "${!delays[@]}"; do
   gen "$k"
-  kubectl tazuna state sync --concurrency 4 >/dev/null 2>&1 &
+  kubectl tazuna state sync --concurrency 2 >/dev/null 2>&1 &
   pid=$!
   sleep "${delays[$k]}"
-  kill -9 "$pid" 2>/dev/null && killed=killed || killed="finished first"
+  if kill -9 "$pid" 2>/dev/null; then killed=killed; kills=$((kills + 1)); else killed="finished first"; fi
   wait "$pid" 2>/dev/null
   # The killed run's lease expires; the rerun takes it over.
   run kubectl tazuna state sync --lock-timeout 60s
@@ -39,6 +49,7 @@ for k in "${!delays[@]}"; do
   check_converged "kill #$((k + 1))" "$k"
 done
 
+if [ "$kills" -ge 8 ]; then pass "$kills of 10 runs were killed mid-sync"; else fail "only $kills of 10 runs were killed mid-sync"; fi
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
 kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null 2>&1
 finish

@@ -20,7 +20,7 @@ TEST_CASE("table: kubectl padding, no trailing spaces, nothing for no rows") {
   CHECK(empty.str().empty());
   std::ostringstream no_headers;
   print::PrintTable(no_headers, {{"MANIFEST", "X"}, {{"a", "b"}}}, false);
-  CHECK(no_headers.str() == "a      b\n");
+  CHECK(no_headers.str() == "a     b\n");
 }
 
 TEST_CASE("report error: kubectl's wording and exit codes") {
