@@ -169,7 +169,9 @@ TEST_CASE("client: Delete sends propagation and dry run; errors carry the Status
   auto s = c.Delete({"v1", "ConfigMap", "x", "cm"}, Propagation::kForeground, DryRun::kAll);
   REQUIRE(!s);
   CHECK(IsReason(s.error(), "NotFound"));
-  CHECK(f.transport.requests.back().body == R"({"apiVersion":"v1","kind":"DeleteOptions","propagationPolicy":"Foreground"})");
+  // dryRun must be in the body too: the server ignores the query when DeleteOptions come in the body.
+  CHECK(f.transport.requests.back().body ==
+        R"({"apiVersion":"v1","dryRun":["All"],"kind":"DeleteOptions","propagationPolicy":"Foreground"})");
   CHECK(f.transport.requests.back().url == "https://k.example:6443/prefix/api/v1/namespaces/x/configmaps/cm?dryRun=All");
 }
 
