@@ -1,0 +1,362 @@
+#include "util/yaml_json.hpp"
+
+#include <cmath>
+#include <set>
+
+#include <yaml-cpp/yaml.h>
+
+#include "util/go_json.hpp"
+#include "util/strings.hpp"
+#include "util/yaml_resolve.hpp"
+
+namespace tazuna::util {
+namespace {
+
+using nlohmann::json;
+
+// yaml-cpp parses at most 2000 levels; aliases can only nest deeper through a cycle
+// (`&a [*a]`), which goyaml.v2 rejects as "anchor value contains itself".
+constexpr int kMaxDepth = 2500;
+constexpr std::string_view kCoreTagPrefix = "tag:yaml.org,2002:";
+
+Error PositionedError(const YamlOptions& options, int line, int column, std::string_view message) {
+  if (line < 0) return MakeError(ErrorKind::kInput, StrCat(options.source_name, ": ", message));
+  return MakeError(ErrorKind::kInput,
+                   StrCat(options.source_name, ":", line + 1, ":", column + 1, ": ", message));
+}
+
+/// Length of the UTF-8 sequence at text[i] and its code point; 0 if invalid.
+size_t DecodeUtf8(std::string_view text, size_t i, uint32_t& code) {
+  const auto b0 = static_cast<unsigned char>(text[i]);
+  if (b0 < 0x80) return code = b0, 1;
+  const size_t len = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC0 ? 2 : 0;
+  if (len == 0 || i + len > text.size()) return 0;
+  code = b0 & (0x7F >> len);
+  for (size_t k = 1; k < len; ++k) {
+    const auto b = static_cast<unsigned char>(text[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    code = code << 6 | (b & 0x3F);
+  }
+  static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < kMin[len] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+  return len;
+}
+
+bool AllowedInYaml(uint32_t c) {
+  // goyaml.v2's reader accepts exactly the YAML 1.1 printable set.
+  return c == 0x09 || c == 0x0A || c == 0x0D || (c >= 0x20 && c <= 0x7E) || c == 0x85 ||
+         (c >= 0xA0 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+/// Rejects what goyaml.v2's reader rejects before parsing: invalid UTF-8, control characters.
+Status ValidateText(std::string_view text, const YamlOptions& options) {
+  int line = 0, column = 0;
+  for (size_t i = 0; i < text.size();) {
+    uint32_t code = 0;
+    const size_t len = DecodeUtf8(text, i, code);
+    if (len == 0) return PositionedError(options, line, column, "invalid UTF-8 in YAML input");
+    if (!AllowedInYaml(code)) {
+      std::string hex;
+      for (uint32_t v = code; v > 0 || hex.size() < 2; v >>= 4) hex.insert(hex.begin(), "0123456789abcdef"[v & 0xF]);
+      return PositionedError(options, line, column,
+                             StrCat("control characters are not allowed (character 0x", hex, ")"));
+    }
+    if (code == '\n') {
+      ++line, column = 0;
+    } else {
+      ++column;
+    }
+    i += len;
+  }
+  return Ok();
+}
+
+/// goyaml.v2 spelling of a yaml-cpp tag: "" for plain, "!!int" for core tags.
+std::string GoTag(const std::string& tag) {
+  if (tag == "?") return "";
+  if (tag.rfind(kCoreTagPrefix, 0) == 0) return StrCat("!!", tag.substr(kCoreTagPrefix.size()));
+  return tag;
+}
+
+/// goyaml.v2's double-quoted escapes (no YAML 1.2 `\/`); a backslash may also end a line.
+bool IsKnownEscape(char c) {
+  return std::string_view("0abt\tnvfre \"'\\N_LPxuU\r\n").find(c) != std::string_view::npos;
+}
+
+enum class QuotedScan { kClosed, kUnclosed, kBadEscape };
+
+/// Checks the quoted scalar starting at text[pos] ends and uses only known escapes.
+QuotedScan ScanQuoted(std::string_view text, size_t pos) {
+  const char quote = text[pos];
+  for (size_t i = pos + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      if (i + 1 < text.size() && !IsKnownEscape(text[i + 1])) return QuotedScan::kBadEscape;
+      ++i;
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;
+        continue;
+      }
+      return QuotedScan::kClosed;
+    }
+  }
+  return QuotedScan::kUnclosed;
+}
+
+/// yaml-cpp 0.7 writes the escapes \N and \_ as the single bytes 0x85 and 0xA0; the input was
+/// checked to be UTF-8, so any such lone byte came from them. Re-encode them as U+0085/U+00A0.
+std::string FixLatin1Escapes(const std::string& text) {
+  if (text.find_first_of("\x85\xA0") == std::string::npos) return text;
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    uint32_t code = 0;
+    const size_t len = DecodeUtf8(text, i, code);
+    if (len == 0) {
+      out += "\xC2";
+      out.push_back(text[i++]);
+      continue;
+    }
+    out.append(text, i, len);
+    i += len;
+  }
+  return out;
+}
+
+/// Number of spaces at the start of `line`.
+size_t Indentation(std::string_view line) {
+  const size_t n = line.find_first_not_of(' ');
+  return n == std::string_view::npos ? line.size() : n;
+}
+
+/// For a folded block scalar with keep chomping (`>+`) whose header starts at text[pos],
+/// the number of empty lines after its last content line, or -1 if it is not such a scalar
+/// or has no content. yaml-cpp 0.7 folds one of those line breaks away; YAML keeps them all.
+int FoldedKeepTrailingLines(std::string_view text, size_t pos) {
+  if (pos >= text.size() || text[pos] != '>') return -1;
+  const size_t header_end = text.find('\n', pos);
+  if (header_end == std::string_view::npos) return -1;
+  const std::string_view header = text.substr(pos + 1, header_end - pos - 1);
+  const size_t indicators = std::min(header.find_first_not_of("+-0123456789"), header.size());
+  if (header.substr(0, indicators).find('+') == std::string_view::npos) return -1;
+  const size_t line_start = text.rfind('\n', pos) == std::string_view::npos ? 0 : text.rfind('\n', pos) + 1;
+  const size_t digit = header.substr(0, indicators).find_first_of("123456789");
+  size_t block_indent = digit == std::string_view::npos
+                            ? std::string_view::npos
+                            : Indentation(text.substr(line_start)) + static_cast<size_t>(header[digit] - '0');
+  int trailing = -1;  // -1 until the first content line
+  for (size_t at = header_end + 1; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    at = end + 1;
+    if (line.find_first_not_of(' ') == std::string_view::npos) {
+      if (trailing >= 0) ++trailing;
+      continue;
+    }
+    if (block_indent == std::string_view::npos) block_indent = Indentation(line);
+    if (Indentation(line) < block_indent) break;
+    trailing = 0;
+  }
+  return trailing;
+}
+
+class Converter {
+ public:
+  Converter(std::string_view text, const YamlOptions& options) : text_(text), options_(options) {}
+
+  Result<json> Value(const YAML::Node& node, int depth) {
+    if (Status s = Count(node, depth); !s) return s.error();
+    switch (node.Type()) {
+      case YAML::NodeType::Scalar:
+        return ScalarValue(node);
+      case YAML::NodeType::Sequence: {
+        json out = json::array();
+        for (const auto& item : node) {
+          auto value = Value(item, depth + 1);
+          if (!value) return value.error();
+          out.push_back(std::move(*value));
+        }
+        return out;
+      }
+      case YAML::NodeType::Map: {
+        json out = json::object();
+        if (Status s = MapInto(node, out, depth); !s) return s.error();
+        return out;
+      }
+      default:  // Null, Undefined
+        return json(nullptr);
+    }
+  }
+
+ private:
+  Error At(const YAML::Node& node, std::string_view message) const {
+    const YAML::Mark mark = node.Mark();
+    return PositionedError(options_, mark.line, mark.column, message);
+  }
+
+  Status Count(const YAML::Node& node, int depth) {
+    if (++nodes_ > options_.max_nodes) {
+      return At(node, StrCat("document has more than ", options_.max_nodes,
+                             " nodes after alias expansion"));
+    }
+    if (depth > kMaxDepth) return At(node, "nesting too deep (an anchor contains itself?)");
+    return Ok();
+  }
+
+  /// Offset of the node's content after any tag and anchor, or npos.
+  size_t SkipProperties(const YAML::Node& node) const {
+    const YAML::Mark mark = node.Mark();
+    if (mark.pos < 0 || static_cast<size_t>(mark.pos) >= text_.size()) return std::string_view::npos;
+    size_t pos = static_cast<size_t>(mark.pos);
+    while (pos < text_.size() && (text_[pos] == '!' || text_[pos] == '&')) {
+      pos = text_.find_first_of(" \t\n", pos);
+      pos = text_.find_first_not_of(" \t\n", pos == std::string_view::npos ? text_.size() : pos);
+    }
+    return pos < text_.size() ? pos : std::string_view::npos;
+  }
+
+  // yaml-cpp 0.7 silently ends a quoted scalar at the end of the stream and accepts YAML 1.2's
+  // `\/` escape; goyaml.v2 rejects both. The node's mark points at its properties or its opening quote.
+  Status CheckQuoted(const YAML::Node& node) {
+    const size_t pos = SkipProperties(node);
+    if (pos == std::string_view::npos || (text_[pos] != '"' && text_[pos] != '\'')) return Ok();
+    if (!checked_quotes_.insert(pos).second) return Ok();
+    switch (ScanQuoted(text_, pos)) {
+      case QuotedScan::kClosed:
+        return Ok();
+      case QuotedScan::kBadEscape:
+        return At(node, "found unknown escape character while parsing a quoted scalar");
+      case QuotedScan::kUnclosed:
+        break;
+    }
+    return At(node, "found unexpected end of stream while scanning a quoted scalar");
+  }
+
+  void FixFoldedKeep(const YAML::Node& node, std::string& value) const {
+    const size_t pos = SkipProperties(node);
+    if (pos == std::string_view::npos) return;
+    const int trailing = FoldedKeepTrailingLines(text_, pos);
+    if (trailing < 0) return;
+    while (!value.empty() && value.back() == '\n') value.pop_back();
+    value.append(static_cast<size_t>(trailing) + 1, '\n');
+  }
+
+  Result<json> Resolve(const YAML::Node& node) {
+    const std::string& tag = node.Tag();
+    std::string text = FixLatin1Escapes(node.Scalar());
+    if (tag != "?") {  // not a plain scalar: quoted or block, maybe tagged
+      if (Status s = CheckQuoted(node); !s) return s.error();
+      FixFoldedKeep(node, text);
+    }
+    if (tag == "!") return json(std::move(text));  // non-specific: always a string
+    auto value = ResolveYamlScalar(GoTag(tag), text);
+    if (!value) return At(node, value.error().message);
+    return value;
+  }
+
+  Result<json> ScalarValue(const YAML::Node& node) {
+    auto value = Resolve(node);
+    if (value && value->is_number_float() && !std::isfinite(value->get<double>())) {
+      // encoding/json refuses NaN and infinities, so sigs.k8s.io/yaml fails on them.
+      return At(node, StrCat("unsupported value ", node.Scalar(), ": JSON has no NaN or infinity"));
+    }
+    return value;
+  }
+
+  static bool IsMergeKey(const YAML::Node& key) {
+    return key.IsScalar() && key.Scalar() == "<<" &&
+           (key.Tag() == "?" || key.Tag() == StrCat(kCoreTagPrefix, "merge"));
+  }
+
+  // sigs.k8s.io/yaml's key stringification (convertToJSONableObject).
+  Result<std::string> Key(const YAML::Node& key, int depth) {
+    if (Status s = Count(key, depth); !s) return s.error();
+    if (key.IsMap() || key.IsSequence()) return At(key, "invalid map key: a map or sequence");
+    if (!key.IsScalar()) return At(key, "unsupported map key: null");
+    auto value = Resolve(key);
+    if (!value) return value.error();
+    if (value->is_string()) return value->get<std::string>();
+    if (value->is_boolean()) return std::string(value->get<bool>() ? "true" : "false");
+    if (value->is_number_unsigned()) return At(key, StrCat("unsupported map key of type uint64: ", key.Scalar()));
+    if (value->is_number_integer()) return std::to_string(value->get<int64_t>());
+    if (value->is_number_float()) {
+      const std::string text = FormatGoFloat32G(value->get<double>());
+      if (text == "+Inf") return std::string(".inf");
+      if (text == "-Inf") return std::string("-.inf");
+      if (text == "NaN") return std::string(".nan");
+      return text;
+    }
+    return At(key, "unsupported map key: null");
+  }
+
+  // Pairs apply in order and a later one overrides an earlier one, as goyaml.v2 does; only an
+  // explicit key written twice in the same mapping is an error (SPEC §2).
+  Status MapInto(const YAML::Node& node, json& out, int depth) {
+    std::set<std::string> seen;
+    for (const auto& pair : node) {
+      if (IsMergeKey(pair.first)) {
+        if (Status s = Merge(pair.second, out, depth + 1); !s) return s;
+        continue;
+      }
+      auto key = Key(pair.first, depth + 1);
+      if (!key) return key.error();
+      if (!seen.insert(*key).second) return At(pair.first, StrCat("duplicate key ", Quote(*key)));
+      auto value = Value(pair.second, depth + 1);
+      if (!value) return value.error();
+      out[*key] = std::move(*value);
+    }
+    return Ok();
+  }
+
+  Status Merge(const YAML::Node& value, json& out, int depth) {
+    if (Status s = Count(value, depth); !s) return s;
+    if (value.IsMap()) return MapInto(value, out, depth);
+    if (!value.IsSequence()) return At(value, "map merge requires map or sequence of maps as the value");
+    // Earlier maps in the list take precedence, so apply them last.
+    for (size_t i = value.size(); i-- > 0;) {
+      const YAML::Node item = value[i];
+      if (!item.IsMap()) return At(item, "map merge requires map or sequence of maps as the value");
+      if (Status s = Count(item, depth + 1); !s) return s;
+      if (Status s = MapInto(item, out, depth + 1); !s) return s;
+    }
+    return Ok();
+  }
+
+  std::string_view text_;
+  const YamlOptions& options_;
+  size_t nodes_ = 0;
+  std::set<size_t> checked_quotes_;  ///< quoted scalars already verified (aliases repeat them)
+};
+
+}  // namespace
+
+Result<std::vector<json>> ParseYamlStream(std::string_view text, const YamlOptions& options) {
+  if (Status s = ValidateText(text, options); !s) return s.error();
+  std::vector<json> out;
+  try {
+    const std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
+    for (const YAML::Node& doc : docs) {
+      Converter converter(text, options);
+      auto value = converter.Value(doc, 0);
+      if (!value) return value.error();
+      out.push_back(std::move(*value));
+    }
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp reports syntax errors (and its own depth limit) as exceptions with a mark.
+    return PositionedError(options, e.mark.line, e.mark.column, e.msg);
+  }
+  return out;
+}
+
+Result<json> ParseYamlDocument(std::string_view text, const YamlOptions& options) {
+  auto docs = ParseYamlStream(text, options);
+  if (!docs) return docs.error();
+  if (docs->empty()) return json(nullptr);
+  if (docs->size() > 1) {
+    return MakeError(ErrorKind::kInput, StrCat(options.source_name, ": expected one YAML document, got ",
+                                               docs->size()));
+  }
+  return std::move(docs->front());
+}
+
+}  // namespace tazuna::util
