@@ -56,6 +56,11 @@ util::Result<json> SyncEngine::ApplyOrReplace(const json& object, const SyncOpti
   kube::ApplyOptions apply;
   apply.dry_run = o.dry_run;
   auto applied = client_.Apply(object, apply);
+  // A custom resource whose CRD was established moments ago: discovery can lag for a few seconds.
+  for (int i = 0; i < 40 && !applied && applied.error().kind == util::ErrorKind::kNotFound; ++i) {
+    clock_.SleepFor(std::chrono::milliseconds(250));
+    applied = client_.Apply(object, apply);
+  }
   if (applied || !kube::IsReason(applied.error(), "Invalid") || o.dry_run == kube::DryRun::kAll) return applied;
   // Jobs and Pods cannot change most fields in place: delete and recreate them, as the Go tool does.
   const std::string api_version = object.value("apiVersion", "");

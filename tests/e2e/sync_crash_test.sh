@@ -28,10 +28,14 @@ check_converged() {  # after a clean rerun: no diff, every object present with t
 # Time one full sync (every object changed) and spread the 10 kill points over it.
 gen base
 expect_rc 0 "initial sync" kubectl tazuna state sync --concurrency 2
-gen timing
-t0=$(date +%s%N)
-expect_rc 0 "timed sync" kubectl tazuna state sync --concurrency 2
-span_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+span_ms=999999
+for t in timing1 timing2 timing3; do  # the fastest of three full syncs
+  gen "$t"
+  t0=$(date +%s%N)
+  expect_rc 0 "timed sync ($t)" kubectl tazuna state sync --concurrency 2
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  [ "$ms" -lt "$span_ms" ] && span_ms=$ms
+done
 delays=()
 for k in $(seq 1 10); do delays+=("$(awk -v s="$span_ms" -v k="$k" 'BEGIN { printf "%.3f", s * k / 11 / 1000 }')"); done
 echo "full sync takes ${span_ms} ms; kill points: ${delays[*]}"
