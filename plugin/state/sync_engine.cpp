@@ -57,7 +57,8 @@ util::Result<json> SyncEngine::ApplyOrReplace(const json& object, const SyncOpti
   apply.dry_run = o.dry_run;
   auto applied = client_.Apply(object, apply);
   // A custom resource whose CRD was established moments ago: discovery can lag for a few seconds.
-  for (int i = 0; i < 40 && !applied && applied.error().kind == util::ErrorKind::kNotFound; ++i) {
+  const int retries = crds_applied_ ? 40 : 0;  // an unknown kind with no new CRD fails at once
+  for (int i = 0; i < retries && !applied && applied.error().kind == util::ErrorKind::kNotFound; ++i) {
     clock_.SleepFor(std::chrono::milliseconds(250));
     applied = client_.Apply(object, apply);
   }
@@ -146,7 +147,10 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
   }
   for (auto& tasks : phases) {
     ApplyTasks(tasks, cp, o);
-    if (&tasks == &phases[1]) WaitEstablished(tasks, o);
+    if (&tasks == &phases[1]) {
+      WaitEstablished(tasks, o);
+      crds_applied_ = crds_applied_ || !tasks.empty();
+    }
     for (auto& t : tasks) out.push_back(std::move(t.result));
   }
   if (o.dry_run == kube::DryRun::kNone) return cp.FlushAll();

@@ -86,6 +86,7 @@ class SyncEngine {
   ProgressFn progress_;
   std::atomic<size_t> done_{0};
   size_t total_ = 0;
+  bool crds_applied_ = false;  ///< this run applied CRDs: custom resources may wait for discovery
 };
 
 }  // namespace tazuna::state
