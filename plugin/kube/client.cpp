@@ -132,7 +132,7 @@ util::Result<nlohmann::json> Client::Update(const nlohmann::json& object, DryRun
   return SendJson(call);
 }
 
-util::Result<nlohmann::json> Client::Apply(const nlohmann::json& object, const ApplyOptions& options) {
+util::Result<ApplyResult> Client::ApplyObject(const nlohmann::json& object, const ApplyOptions& options) {
   auto path = ObjectPath(object, true);
   if (!path) return path.error();
   nlohmann::json body = object;
@@ -145,7 +145,19 @@ util::Result<nlohmann::json> Client::Apply(const nlohmann::json& object, const A
   AddDryRun(options.dry_run, &call.query);
   call.query.emplace_back("fieldManager", options.field_manager);
   call.query.emplace_back("force", options.force ? "true" : "false");
-  return SendJson(call);
+  auto resp = Send(call);
+  if (!resp) return resp.error();
+  nlohmann::json doc = nlohmann::json::parse(resp->body, nullptr, false);
+  if (doc.is_discarded()) {
+    return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to PATCH ", *path));
+  }
+  return ApplyResult{std::move(doc), resp->status == 201};  // 201: the apply created the object
+}
+
+util::Result<nlohmann::json> Client::Apply(const nlohmann::json& object, const ApplyOptions& options) {
+  auto r = ApplyObject(object, options);
+  if (!r) return r.error();
+  return std::move(r->object);
 }
 
 util::Status Client::Delete(const ObjectRef& ref, Propagation propagation, DryRun dry_run) {

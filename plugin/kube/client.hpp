@@ -48,6 +48,12 @@ std::string UserAgent(std::string_view version);
 /// on 5xx for GET and on connection resets; prints server Warning headers once each; logs requests at
 /// -v 6/7/8 with Authorization and Secret data redacted. API failures come back as kApi errors
 /// (see ErrorFromResponse), 401 as kUnauthorized, transport failures as kTransport.
+/// What a server-side apply returned.
+struct ApplyResult {
+  nlohmann::json object;  ///< the object as stored (or as it would be, for a dry run)
+  bool created = false;   ///< the server answered 201 Created
+};
+
 class Client {
  public:
   /// `transport`, `processes`, `log`, `clock` and `env` must outlive the client.
@@ -69,6 +75,8 @@ class Client {
   /// PUT; the object's metadata.resourceVersion is the precondition (409 Conflict if stale).
   util::Result<nlohmann::json> Update(const nlohmann::json& object, DryRun dry_run = DryRun::kNone);
   /// Server-side apply: PATCH application/apply-patch+yaml (JSON body), fieldManager, force, dryRun=All.
+  /// Apply, also telling whether the object was created.
+  util::Result<ApplyResult> ApplyObject(const nlohmann::json& object, const ApplyOptions& options);
   util::Result<nlohmann::json> Apply(const nlohmann::json& object, const ApplyOptions& options);
   util::Status Delete(const ObjectRef& ref, Propagation propagation = Propagation::kDefault,
                       DryRun dry_run = DryRun::kNone);

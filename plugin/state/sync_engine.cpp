@@ -52,15 +52,15 @@ void SyncEngine::Tick() {
   if (progress_) progress_(done, total_);
 }
 
-util::Result<json> SyncEngine::ApplyOrReplace(const json& object, const SyncOptions& o) {
+util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, const SyncOptions& o) {
   kube::ApplyOptions apply;
   apply.dry_run = o.dry_run;
-  auto applied = client_.Apply(object, apply);
+  auto applied = client_.ApplyObject(object, apply);
   // A custom resource whose CRD was established moments ago: discovery can lag for a few seconds.
   const int retries = crds_applied_ ? 40 : 0;  // an unknown kind with no new CRD fails at once
   for (int i = 0; i < retries && !applied && applied.error().kind == util::ErrorKind::kNotFound; ++i) {
     clock_.SleepFor(std::chrono::milliseconds(250));
-    applied = client_.Apply(object, apply);
+    applied = client_.ApplyObject(object, apply);
   }
   if (applied || !kube::IsReason(applied.error(), "Invalid") || o.dry_run == kube::DryRun::kAll) return applied;
   // Jobs and Pods cannot change most fields in place: delete and recreate them, as the Go tool does.
@@ -77,14 +77,14 @@ util::Result<json> SyncEngine::ApplyOrReplace(const json& object, const SyncOpti
     if (!got && kube::IsReason(got.error(), "NotFound")) break;
     clock_.SleepFor(std::chrono::seconds(1));
   }
-  return client_.Apply(object, apply);
+  return client_.ApplyObject(object, apply);
 }
 
 void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   const DiffEntry& e = *task.entry;
   auto applied = ApplyOrReplace(*task.object, o);
   if (applied) {
-    task.result.verb = e.type == ChangeType::kAdded ? Verb::kCreated : Verb::kConfigured;
+    task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
     if (o.dry_run == kube::DryRun::kNone) {
       cp.Set(e.manifest, e.key, e.new_hash);
       if (!e.old_key.empty()) cp.Set(e.manifest, e.old_key, std::nullopt);

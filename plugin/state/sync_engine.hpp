@@ -74,7 +74,7 @@ class SyncEngine {
                           const SyncOptions& o, std::vector<SyncResult>& out);
   void ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const SyncOptions& o);
   void ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o);
-  util::Result<nlohmann::json> ApplyOrReplace(const nlohmann::json& object, const SyncOptions& o);
+  util::Result<kube::ApplyResult> ApplyOrReplace(const nlohmann::json& object, const SyncOptions& o);
   void WaitEstablished(const std::vector<Task>& crds, const SyncOptions& o);
   void Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out);
   void Tick();

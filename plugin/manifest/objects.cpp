@@ -1,0 +1,147 @@
+#include "manifest/objects.hpp"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "util/strings.hpp"
+#include "util/yaml_json.hpp"
+
+namespace tazuna::manifest {
+namespace {
+
+using nlohmann::json;
+
+// Cluster-scoped kinds of the built-in API groups (kubectl api-resources --namespaced=false, v1.31),
+// keyed "group/Kind" with an empty core group.
+const std::set<std::string>& ClusterScopedTable() {
+  static const std::set<std::string> kTable = {
+      "/Namespace", "/Node", "/PersistentVolume", "/ComponentStatus",
+      "admissionregistration.k8s.io/MutatingWebhookConfiguration",
+      "admissionregistration.k8s.io/ValidatingWebhookConfiguration",
+      "admissionregistration.k8s.io/ValidatingAdmissionPolicy",
+      "admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding",
+      "admissionregistration.k8s.io/MutatingAdmissionPolicy",
+      "admissionregistration.k8s.io/MutatingAdmissionPolicyBinding",
+      "apiextensions.k8s.io/CustomResourceDefinition", "apiregistration.k8s.io/APIService",
+      "authentication.k8s.io/TokenReview", "authentication.k8s.io/SelfSubjectReview",
+      "authorization.k8s.io/SelfSubjectAccessReview", "authorization.k8s.io/SelfSubjectRulesReview",
+      "authorization.k8s.io/SubjectAccessReview", "certificates.k8s.io/CertificateSigningRequest",
+      "certificates.k8s.io/ClusterTrustBundle", "flowcontrol.apiserver.k8s.io/FlowSchema",
+      "flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration", "internal.apiserver.k8s.io/StorageVersion",
+      "networking.k8s.io/IngressClass", "networking.k8s.io/IPAddress", "networking.k8s.io/ServiceCIDR",
+      "node.k8s.io/RuntimeClass", "policy/PodSecurityPolicy", "rbac.authorization.k8s.io/ClusterRole",
+      "rbac.authorization.k8s.io/ClusterRoleBinding", "resource.k8s.io/DeviceClass",
+      "resource.k8s.io/ResourceSlice", "scheduling.k8s.io/PriorityClass", "storage.k8s.io/CSIDriver",
+      "storage.k8s.io/CSINode", "storage.k8s.io/StorageClass", "storage.k8s.io/VolumeAttachment",
+      "storage.k8s.io/VolumeAttributesClass", "storagemigration.k8s.io/StorageVersionMigration",
+  };
+  return kTable;
+}
+
+std::string GroupOf(const std::string& api_version) {
+  const size_t slash = api_version.find('/');
+  return slash == std::string::npos ? std::string() : api_version.substr(0, slash);
+}
+
+std::string StringField(const json& obj, const char* key) {
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool IsKind(const json& obj, const std::string& group, const std::string& kind) {
+  return StringField(obj, "kind") == kind && GroupOf(StringField(obj, "apiVersion")) == group;
+}
+
+// "group/Kind" -> namespaced?, from CustomResourceDefinitions in the same render.
+std::map<std::string, bool> CrdScopes(const std::vector<json>& objects) {
+  std::map<std::string, bool> out;
+  for (const json& obj : objects) {
+    if (!IsKind(obj, "apiextensions.k8s.io", "CustomResourceDefinition")) continue;
+    auto spec = obj.find("spec");
+    if (spec == obj.end() || !spec->is_object()) continue;
+    auto names = spec->find("names");
+    if (names == spec->end() || !names->is_object()) continue;
+    const std::string key = StringField(*spec, "group") + "/" + StringField(*names, "kind");
+    out[key] = StringField(*spec, "scope") != "Cluster";
+  }
+  return out;
+}
+
+bool IsNamespaced(const json& obj, const std::map<std::string, bool>& crds, ScopeLookup* scopes) {
+  const std::string api_version = StringField(obj, "apiVersion"), kind = StringField(obj, "kind");
+  if (scopes) {
+    if (const std::optional<bool> known = scopes->IsNamespaced(api_version, kind)) return *known;
+  }
+  if (auto it = crds.find(GroupOf(api_version) + "/" + kind); it != crds.end()) return it->second;
+  return !IsBuiltinClusterScoped(api_version, kind);
+}
+
+util::Status AppendDocument(json doc, size_t index, const std::string& source_name, std::vector<json>& out) {
+  if (doc.is_null()) return util::Ok();
+  if (!doc.is_object()) {
+    return util::MakeError(util::ErrorKind::kInput, util::StrCat(source_name, ": document ", index + 1,
+                                                                 " is not a mapping (want a Kubernetes object)"));
+  }
+  if (!doc.contains("kind")) return util::Ok();
+  if (StringField(doc, "kind") != "List") {
+    out.push_back(std::move(doc));
+    return util::Ok();
+  }
+  auto items = doc.find("items");
+  if (items == doc.end() || items->is_null()) return util::Ok();
+  if (!items->is_array()) {
+    return util::MakeError(util::ErrorKind::kInput,
+                           util::StrCat(source_name, ": document ", index + 1, ": List items must be a list"));
+  }
+  for (json& item : *items) {
+    if (item.is_object() && item.contains("kind")) out.push_back(std::move(item));
+  }
+  return util::Ok();
+}
+
+}  // namespace
+
+bool IsBuiltinClusterScoped(const std::string& api_version, const std::string& kind) {
+  return ClusterScopedTable().count(GroupOf(api_version) + "/" + kind) > 0;
+}
+
+util::Result<std::vector<json>> ParseDocuments(std::string_view text, const std::string& source_name) {
+  util::YamlOptions options;
+  options.source_name = source_name;
+  return util::ParseYamlStream(text, options);
+}
+
+util::Result<std::vector<json>> DocumentsToObjects(std::vector<json> docs, const std::string& source_name) {
+  std::vector<json> out;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    if (util::Status s = AppendDocument(std::move(docs[i]), i, source_name, out); !s) return s.error();
+  }
+  return out;
+}
+
+void SetDefaultNamespace(std::vector<json>& objects, const std::string& ns, ScopeLookup* scopes) {
+  if (ns.empty()) return;
+  const std::map<std::string, bool> crds = CrdScopes(objects);
+  for (json& obj : objects) {
+    if (!IsNamespaced(obj, crds, scopes)) continue;
+    json& metadata = obj["metadata"];
+    if (!metadata.is_object()) metadata = json::object();
+    auto it = metadata.find("namespace");
+    if (it == metadata.end() || it->is_null() || (it->is_string() && it->get<std::string>().empty())) {
+      metadata["namespace"] = ns;
+    }
+  }
+}
+
+void OrderObjects(std::vector<json>& objects) {
+  auto rank = [](const json& obj) {
+    if (IsKind(obj, "", "Namespace")) return 0;
+    if (IsKind(obj, "apiextensions.k8s.io", "CustomResourceDefinition")) return 1;
+    return 2;
+  };
+  std::stable_sort(objects.begin(), objects.end(),
+                   [&](const json& a, const json& b) { return rank(a) < rank(b); });
+}
+
+}  // namespace tazuna::manifest

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "manifest/render.hpp"
+#include "util/result.hpp"
+
+namespace tazuna::manifest {
+
+/// Parses a multi-document YAML (or JSON) stream typed as Kubernetes does; `source_name` prefixes errors.
+util::Result<std::vector<nlohmann::json>> ParseDocuments(std::string_view text, const std::string& source_name);
+
+/// Turns parsed documents into objects: skips null/empty documents and mappings without `kind`,
+/// expands `kind: List` into its items. A document that is not a mapping is kInput naming `source_name`.
+util::Result<std::vector<nlohmann::json>> DocumentsToObjects(std::vector<nlohmann::json> docs,
+                                                             const std::string& source_name);
+
+/// Sets metadata.namespace = `ns` on namespaced objects that lack one. Scope comes from `scopes`
+/// (when it knows), else CRDs among `objects`, else the built-in cluster-scoped table; unknown kinds
+/// count as namespaced. No-op when `ns` is empty.
+void SetDefaultNamespace(std::vector<nlohmann::json>& objects, const std::string& ns, ScopeLookup* scopes);
+
+/// Stable reorder: Namespaces, then CustomResourceDefinitions, then everything else.
+void OrderObjects(std::vector<nlohmann::json>& objects);
+
+/// True for kinds the built-in table knows as cluster-scoped (group from `api_version`).
+bool IsBuiltinClusterScoped(const std::string& api_version, const std::string& kind);
+
+}  // namespace tazuna::manifest

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "manifest/model.hpp"
+#include "util/environment.hpp"
+#include "util/file_reader.hpp"
+#include "util/logger.hpp"
+#include "util/process.hpp"
+#include "util/result.hpp"
+
+namespace tazuna::manifest {
+
+/// Scope of a kind: true namespaced, false cluster-scoped, nullopt unknown. The CLI passes one backed
+/// by API discovery when a cluster is reachable.
+struct ScopeLookup {
+  virtual ~ScopeLookup() = default;
+  virtual std::optional<bool> IsNamespaced(const std::string& api_version, const std::string& kind) = 0;
+};
+
+/// Everything a renderer may touch. All external tools go through `processes` (with `tool_timeout`),
+/// all reads through `files`; tools see `env` as their environment.
+struct RenderContext {
+  util::ProcessRunner& processes;
+  util::FileReader& files;
+  const util::Environment& env;
+  util::Logger& log;
+  ScopeLookup* scopes = nullptr;  ///< not owned; null: built-in table plus CRDs in the same render
+  std::chrono::seconds tool_timeout{300};
+  std::string cache_dir;  ///< ${XDG_CACHE_HOME:-~/.cache}/kubectl-tazuna; oras pulls go under oras/
+};
+
+/// The objects of one manifest, in apply order.
+struct RenderedManifest {
+  std::string name;
+  std::vector<nlohmann::json> objects;
+  bool always_sync = false;  ///< genesissecret: re-applied on every sync
+};
+
+/// Renders one manifest to objects: splits documents, skips empty and kind-less ones, expands
+/// kind: List, sets the manifest's defaultNamespace only on namespaced kinds without a namespace
+/// (scopes, else a built-in table of cluster-scoped kinds plus CRDs found in the same render), and
+/// orders Namespaces first, then CRDs, then the rest in render order.
+/// Errors carry `manifest "NAME": ` in front: kToolMissing when a needed tool is absent (naming it),
+/// kInput for bad input or a failing tool (its stderr in detail_lines), kNotFound for missing files.
+util::Result<RenderedManifest> Render(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx);
+
+/// The defaultNamespace that applies to `manifest` (per type; oras: its delegate's).
+std::string DefaultNamespace(const Manifest& manifest);
+
+/// `${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-tazuna` from an environment snapshot.
+std::string DefaultCacheDir(const util::Environment& env);
+
+}  // namespace tazuna::manifest

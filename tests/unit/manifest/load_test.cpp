@@ -1,0 +1,124 @@
+#include "manifest/load.hpp"
+
+#include <doctest/doctest.h>
+
+#include "fakes.hpp"
+
+namespace tazuna::manifest {
+namespace {
+
+using testing::FakeFileReader;
+
+constexpr const char* kHeader = "apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n";
+
+struct InvalidCase {
+  const char* what;
+  std::map<std::string, std::string> files;  // "repo/tazuna.yaml" is loaded
+  std::string environment;
+  std::string tool_version;
+  std::string want;
+};
+
+std::string Root(const std::string& spec_body) { return std::string(kHeader) + spec_body; }
+
+TEST_CASE("load: a full file with includes, environments and providers") {
+  FakeFileReader files;
+  files.files["repo/tazuna.yaml"] = Root(
+      "  minimumSupportedTazunaVersion: v1.4.0\n"
+      "  context_matches: [\"kind-.*\"]\n"
+      "  environments:\n"
+      "    prod: { context_matches: [\"prod-tokyo\"], context_match_mode: and }\n"
+      "  providers:\n"
+      "    - { name: ops-env, type: envfile, envfile: { path: ./secrets/ops.env } }\n"
+      "  manifests:\n"
+      "    - name: cni\n"
+      "      type: kustomize\n"
+      "      path: ./cni/overlays/{{ .Environment }}\n"
+      "      kustomize: { defaultNamespace: kube-system }\n"
+      "      tags: [infra]\n"
+      "    - name: addons\n"
+      "      includes: [{ path: ./addons/tazuna.yaml }]\n"
+      "    - name: cert-manager\n"
+      "      type: helmfile\n"
+      "      path: ./cert-manager\n"
+      "      dependsOn: [cni, metrics]\n"
+      "      helmfile:\n"
+      "        includeCRDs: yes\n"
+      "        kubeVersion: \"1.31.0\"\n"
+      "        extraValueFiles: [values/{{- .Environment -}}.yaml]\n"
+      "        vars:\n"
+      "          email: { from: env, env: ACME_EMAIL }\n"
+      "          token: { from: op, op: { key: id, vault: Platform, item: cm, field: token } }\n"
+      "          zones: { from: static, staticSlice: [a, b] }\n");
+  files.files["repo/addons/tazuna.yaml"] = Root(
+      "  manifests:\n"
+      "    - { name: metrics, type: manifests, path: addons/metrics-{{ .Environment }}.yaml }\n"
+      "    - { name: creds, type: genesissecret, path: secrets/creds.yaml }\n");
+  util::Result<TazunaFile> f = LoadTazunaFile("repo/tazuna.yaml", {"prod", "1.5.0"}, files);
+  REQUIRE_MESSAGE(f.has_value(), f.error().message);
+  CHECK(f->dir == "repo");
+  CHECK(f->environment == "prod");
+  CHECK(f->minimum_version == "v1.4.0");
+  CHECK(f->context_matches == std::vector<std::string>{"kind-.*"});
+  CHECK(f->context_match_mode == "or");
+  CHECK(f->environments.at("prod").context_match_mode == "and");
+  REQUIRE(f->providers.size() == 1);
+  CHECK(f->providers[0] == Provider{"ops-env", "envfile", "./secrets/ops.env"});
+  REQUIRE(f->manifests.size() == 4);
+  CHECK(f->manifests[0].path == "./cni/overlays/prod");
+  CHECK(f->manifests[0].kustomize.default_namespace == "kube-system");
+  CHECK(f->manifests[0].line == 11);
+  CHECK(f->manifests[1].name == "metrics");
+  CHECK(f->manifests[1].path == "addons/metrics-prod.yaml");
+  CHECK(f->manifests[1].source_file == "repo/addons/tazuna.yaml");
+  CHECK(f->manifests[2].name == "creds");
+  const Manifest& cm = f->manifests[3];
+  CHECK(cm.depends_on == std::vector<std::string>{"cni", "metrics"});
+  CHECK(cm.helmfile.include_crds);
+  CHECK(cm.helmfile.kube_version == "1.31.0");
+  CHECK(cm.helmfile.extra_value_files == std::vector<std::string>{"values/prod.yaml"});
+  CHECK(cm.helmfile.vars.at("email").env == "ACME_EMAIL");
+  CHECK(cm.helmfile.vars.at("token").op_key == "id");
+  CHECK(cm.helmfile.vars.at("token").op_field == "token");
+  CHECK(cm.helmfile.vars.at("zones").static_slice == std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE("load: minimal file; mode defaults to or; dev builds skip the version gate") {
+  FakeFileReader files;
+  files.files["tazuna.yaml"] = "spec:\n  minimumSupportedTazunaVersion: 99.0.0\n  manifests:\n"
+                               "    - { name: a, type: manifests, path: a.yaml }\n";
+  for (const std::string version : {"0.0.0-dev", "dev", ""}) {
+    util::Result<TazunaFile> f = LoadTazunaFile("tazuna.yaml", {"", version}, files);
+    REQUIRE_MESSAGE(f.has_value(), f.error().message);
+    CHECK(f->dir == ".");
+    CHECK(f->context_match_mode == "or");
+    CHECK(f->manifests.size() == 1);
+  }
+}
+
+TEST_CASE("load: a missing root file keeps the reader's error") {
+  FakeFileReader files;
+  util::Result<TazunaFile> f = LoadTazunaFile("nope/tazuna.yaml", {}, files);
+  REQUIRE_FALSE(f.has_value());
+  CHECK(f.error().kind == util::ErrorKind::kNotFound);
+  CHECK(f.error().message == "open nope/tazuna.yaml: no such file or directory");
+}
+
+TEST_CASE("load: invalid files give one exact message") {
+  const std::string one = "  manifests:\n    - { name: a, type: manifests, path: a.yaml }\n";
+  const std::vector<InvalidCase> cases = {
+#include "load_invalid_cases.inc"
+  };
+  for (const InvalidCase& c : cases) {
+    CAPTURE(c.what);
+    FakeFileReader files;
+    files.files = c.files;
+    util::Result<TazunaFile> f = LoadTazunaFile("repo/tazuna.yaml", {c.environment, c.tool_version}, files);
+    REQUIRE_FALSE(f.has_value());
+    CHECK(f.error().kind == util::ErrorKind::kInput);
+    CHECK(f.error().message == c.want);
+  }
+}
+
+}  // namespace
+}  // namespace tazuna::manifest

@@ -1,0 +1,326 @@
+#include "manifest/render.hpp"
+
+#include <sstream>
+
+#include <doctest/doctest.h>
+
+#include "fakes.hpp"
+#include "manifest/objects.hpp"
+
+namespace tazuna::manifest {
+namespace {
+
+using nlohmann::json;
+using testing::FakeFileReader;
+using testing::FakeProcessRunner;
+
+struct Fixture {
+  FakeFileReader files;
+  FakeProcessRunner processes;
+  util::Environment env{{{"PATH", "/usr/bin"}, {"HOME", "/home/u"}}};
+  std::ostringstream log_stream;
+  util::Logger log{log_stream, 9};
+  RenderContext ctx{processes, files, env, log, nullptr, std::chrono::seconds(300), "/cache"};
+  TazunaFile file;
+  Fixture() { file.dir = "repo"; file.path = "repo/tazuna.yaml"; }
+
+  util::Result<RenderedManifest> Run(const Manifest& m) { return Render(m, file, ctx); }
+};
+
+Manifest Make(const std::string& name, const std::string& type, const std::string& path) {
+  Manifest m;
+  m.name = name;
+  m.type = type;
+  m.path = path;
+  return m;
+}
+
+std::vector<std::string> Ids(const std::vector<json>& objects) {
+  std::vector<std::string> out;
+  for (const json& o : objects) {
+    const json& md = o.value("metadata", json::object());
+    out.push_back(o.value("kind", "") + "/" + md.value("namespace", "") + "/" + md.value("name", ""));
+  }
+  return out;
+}
+
+TEST_CASE("render manifests: a directory is read recursively, sorted, .yaml/.yml/.json only") {
+  Fixture f;
+  f.files.files["repo/app/b.yaml"] = "kind: ConfigMap\nmetadata: {name: b}\n";
+  f.files.files["repo/app/a/z.json"] = R"({"kind": "Secret", "metadata": {"name": "z"}})";
+  f.files.files["repo/app/README.md"] = "not yaml: [";
+  f.files.files["repo/app/c.yml"] = "---\n# only a comment\n---\nfoo: bar\n---\nkind: Service\nmetadata: {name: c}\n";
+  util::Result<RenderedManifest> r = f.Run(Make("app", "manifests", "app"));
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(Ids(r->objects) == std::vector<std::string>{"Secret//z", "ConfigMap//b", "Service//c"});
+  CHECK_FALSE(r->always_sync);
+  CHECK(f.processes.requests.empty());
+}
+
+TEST_CASE("render manifests: a glob and a single file; a missing path names it") {
+  Fixture f;
+  f.files.files["repo/x/one.yaml"] = "kind: ConfigMap\nmetadata: {name: one}\n";
+  f.files.files["repo/x/two.yaml"] = "kind: ConfigMap\nmetadata: {name: two}\n";
+  util::Result<RenderedManifest> glob = f.Run(Make("g", "manifests", "x/*.yaml"));
+  REQUIRE(glob.has_value());
+  CHECK(Ids(glob->objects) == std::vector<std::string>{"ConfigMap//one", "ConfigMap//two"});
+  util::Result<RenderedManifest> single = f.Run(Make("s", "manifests", "x/two.yaml"));
+  REQUIRE(single.has_value());
+  CHECK(single->objects.size() == 1);
+  util::Result<RenderedManifest> missing = f.Run(Make("m", "manifests", "nope.yaml"));
+  REQUIRE_FALSE(missing.has_value());
+  CHECK(missing.error().message == "manifest \"m\": path \"repo/nope.yaml\" does not exist");
+}
+
+TEST_CASE("render: List expansion, defaultNamespace only on namespaced kinds, Namespace then CRD first") {
+  Fixture f;
+  f.files.files["repo/all.yaml"] =
+      "apiVersion: v1\nkind: List\nitems:\n"
+      "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: cm}}\n"
+      "  - {apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: cr}}\n"
+      "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+      "---\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\n"
+      "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gadgets.example.com}\n"
+      "spec: {group: example.com, scope: Cluster, names: {kind: Gadget}}\n"
+      "---\napiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: other}\n"
+      "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n";
+  Manifest m = Make("all", "manifests", "all.yaml");
+  m.manifests.default_namespace = "team";
+  util::Result<RenderedManifest> r = f.Run(m);
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(Ids(r->objects) == std::vector<std::string>{"Namespace//ns", "CustomResourceDefinition//gadgets.example.com",
+                                                    "ConfigMap/team/cm", "ClusterRole//cr", "Widget/team/w",
+                                                    "Gadget//g", "Service/other/s"});
+}
+
+struct FixedScopes : ScopeLookup {
+  std::optional<bool> IsNamespaced(const std::string&, const std::string& kind) override {
+    if (kind == "Widget") return false;
+    return std::nullopt;
+  }
+};
+
+TEST_CASE("render: discovery scopes win over the built-in table") {
+  Fixture f;
+  FixedScopes scopes;
+  f.ctx.scopes = &scopes;
+  f.files.files["repo/w.yaml"] = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\n"
+                                 "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
+  Manifest m = Make("w", "manifests", "w.yaml");
+  m.manifests.default_namespace = "team";
+  util::Result<RenderedManifest> r = f.Run(m);
+  REQUIRE(r.has_value());
+  CHECK(Ids(r->objects) == std::vector<std::string>{"Widget//w", "ConfigMap/team/c"});
+}
+
+TEST_CASE("render: a document that is not a mapping is an error naming the file") {
+  Fixture f;
+  f.files.files["repo/bad.yaml"] = "kind: ConfigMap\nmetadata: {name: a}\n---\n- 1\n- 2\n";
+  util::Result<RenderedManifest> r = f.Run(Make("bad", "manifests", "bad.yaml"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "manifest \"bad\": repo/bad.yaml: document 2 is not a mapping (want a Kubernetes object)");
+}
+
+const char* kDeployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n";
+
+TEST_CASE("render kustomize: kustomize build when present") {
+  Fixture f;
+  f.files.files["repo/k/kustomization.yaml"] = "resources: []\n";
+  f.processes.handler = [](const util::ProcessRequest&) { return util::ProcessResult{0, kDeployment, "", false}; };
+  Manifest m = Make("web", "kustomize", "k");
+  m.kustomize.default_namespace = "apps";
+  util::Result<RenderedManifest> r = f.Run(m);
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(f.processes.Commands() == std::vector<std::string>{"kustomize build repo/k"});
+  CHECK(f.processes.requests[0].env.at("PATH") == "/usr/bin");
+  CHECK(f.processes.requests[0].timeout == std::chrono::milliseconds(300000));
+  CHECK(Ids(r->objects) == std::vector<std::string>{"Deployment/apps/web"});
+}
+
+TEST_CASE("render kustomize: falls back to kubectl kustomize; neither is a tool-missing error") {
+  Fixture f;
+  f.files.files["repo/k/kustomization.yaml"] = "resources: []\n";
+  f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
+    if (req.argv[0] == "kustomize") return testing::ToolMissing("kustomize");
+    return util::ProcessResult{0, kDeployment, "", false};
+  };
+  util::Result<RenderedManifest> r = f.Run(Make("web", "kustomize", "k"));
+  REQUIRE(r.has_value());
+  CHECK(f.processes.Commands() == std::vector<std::string>{"kustomize build repo/k", "kubectl kustomize repo/k"});
+
+  f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
+    return testing::ToolMissing(req.argv[0]);
+  };
+  r = f.Run(Make("web", "kustomize", "k"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind == util::ErrorKind::kToolMissing);
+  CHECK(r.error().message == "manifest \"web\": kustomize: neither \"kustomize\" nor \"kubectl\" found on PATH");
+}
+
+TEST_CASE("render kustomize: a failing build shows the tool's stderr") {
+  Fixture f;
+  f.files.files["repo/k/kustomization.yaml"] = "resources: [missing.yaml]\n";
+  f.processes.handler = [](const util::ProcessRequest&) {
+    return util::ProcessResult{1, "", "Error: accumulating resources: missing.yaml\n\n", false};
+  };
+  util::Result<RenderedManifest> r = f.Run(Make("web", "kustomize", "k"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind == util::ErrorKind::kInput);
+  CHECK(r.error().message == "manifest \"web\": kustomize build repo/k failed (exit status 1)");
+  CHECK(r.error().detail_lines == std::vector<std::string>{"Error: accumulating resources: missing.yaml"});
+  r = f.Run(Make("web", "kustomize", "nope"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "manifest \"web\": kustomize: directory \"repo/nope\" does not exist");
+}
+
+
+TEST_CASE("render helmfile: helm template per release with merged values on stdin") {
+  Fixture f;
+  f.file.environment = "prod";
+  f.env.Set("DOMAIN", "example.org");
+  f.files.files["repo/hf/helmfile.yaml"] =
+      "repositories:\n  - {name: bitnami, url: https://charts.example.com}\n"
+      "releases:\n"
+      "  - name: web\n    namespace: apps\n    chart: ./charts/web\n    version: 1.2.3\n"
+      "    values:\n      - values/base.yaml\n      - {image: {tag: \"{{ .Values.tag }}\"}, env: \"{{ .Environment.Name }}\"}\n"
+      "  - name: cache\n    chart: bitnami/redis\n    values: [{host: \"{{ .StateValues.domain }}\"}]\n"
+      "  - {name: off, chart: ./x, installed: false}\n";
+  f.files.files["repo/hf/values/base.yaml"] = "image: {repo: nginx, tag: old}\nreplicas: 1\n";
+  f.files.files["repo/extra/prod.yaml"] = "replicas: 3\n";
+  f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
+    if (req.argv[0] == "helmfile") return testing::ToolMissing("helmfile");
+    return util::ProcessResult{0, "kind: ConfigMap\nmetadata: {name: " + req.argv[2] + "}\n", "", false};
+  };
+  Manifest m = Make("hf", "helmfile", "hf");
+  m.helmfile.include_crds = true;
+  m.helmfile.kube_version = "1.31.0";
+  m.helmfile.default_namespace = "fallback";
+  m.helmfile.extra_value_files = {"extra/prod.yaml"};
+  m.helmfile.vars["tag"] = HelmfileVar{"static", "", "v2", {}, {}, "", "", "", ""};
+  m.helmfile.vars["domain"] = HelmfileVar{"env", "DOMAIN", "", {}, {}, "", "", "", ""};
+  util::Result<RenderedManifest> r = f.Run(m);
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(f.processes.Commands() ==
+        std::vector<std::string>{
+            "helmfile --file repo/hf/helmfile.yaml --state-values-set domain=example.org "
+            "--state-values-set tag=v2 template --include-crds --kube-version 1.31.0 --values repo/extra/prod.yaml",
+            "helm template web repo/hf/charts/web --namespace apps --version 1.2.3 --include-crds --kube-version 1.31.0 "
+            "--values -",
+            "helm template cache redis --repo https://charts.example.com --namespace fallback --include-crds "
+            "--kube-version 1.31.0 --values -"});
+  CHECK(json::parse(f.processes.requests[1].stdin_data) ==
+        json::parse(R"({"image":{"repo":"nginx","tag":"v2"},"env":"prod","replicas":3})"));
+  CHECK(json::parse(f.processes.requests[2].stdin_data) == json::parse(R"({"host":"example.org","replicas":3})"));
+  CHECK(Ids(r->objects) == std::vector<std::string>{"ConfigMap/fallback/web", "ConfigMap/fallback/cache"});
+  CHECK(f.log_stream.str().find("tag=v2") == std::string::npos);
+}
+
+TEST_CASE("render helmfile: unsupported template actions and keys are clear errors; no helm is tool-missing") {
+  Fixture f;
+  f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
+    return testing::ToolMissing(req.argv[0]);
+  };
+  f.files.files["repo/a/helmfile.yaml"] = "releases:\n  - name: x\n    chart: \"{{ requiredEnv \\\"X\\\" }}\"\n";
+  util::Result<RenderedManifest> r = f.Run(Make("a", "helmfile", "a"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == R"(manifest "a": repo/a/helmfile.yaml:3:13: template: unsupported action )"
+                             R"("{{ requiredEnv \\\"X\\\" }}" (supported: .Values.NAME, .StateValues.NAME, .Environment.Name))");
+  f.files.files["repo/b/helmfile.yaml"] = "environments: {prod: {}}\nreleases: []\n";
+  r = f.Run(Make("b", "helmfile", "b"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "manifest \"b\": repo/b/helmfile.yaml: \"environments\" is not supported without the "
+                             "helmfile binary (supported: releases, repositories)");
+  f.files.files["repo/c/helmfile.yaml"] = "releases:\n  - {name: x, chart: ./c}\n";
+  r = f.Run(Make("c", "helmfile", "c"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind == util::ErrorKind::kToolMissing);
+  CHECK(r.error().message == "manifest \"c\": helmfile: neither \"helmfile\" nor \"helm\" found on PATH");
+  f.files.files["repo/d/helmfile.yaml"] = "releases:\n  - {name: x, chart: \"{{ .Values.nope }}\"}\n";
+  r = f.Run(Make("d", "helmfile", "d"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "manifest \"d\": repo/d/helmfile.yaml:2:23: template: .Values.nope is not set "
+                             "(declare it in the manifest's helmfile.vars)");
+}
+
+TEST_CASE("render genesissecret: envfile provider, mapTo, later entries win, static, always-sync") {
+  Fixture f;
+  f.file.providers = {Provider{"ops", "envfile", "secrets/ops.env"}};
+  f.files.files["repo/secrets/ops.env"] = "# comment\n\nDB_USER=admin\nDB_PASS=\"s3cr3t\"\nTOKEN='abc'\n";
+  f.files.files["repo/gs.yaml"] =
+      "apiVersion: tazuna.pepabo.com/v1\nkind: GenesisSecret\nspec:\n  provider: ops\n"
+      "  secrets:\n"
+      "    - items: {DB_USER: {mapTo: username}, DB_PASS: {mapTo: password}}\n"
+      "    - items: {TOKEN: {mapTo: password}}\n"
+      "  static: {url: https://db.example.com}\n"
+      "  outputs:\n"
+      "    - kubernetesSecret: {namespace: apps, name: db, labels: {app: db}}\n"
+      "    - stdout: {}\n";
+  util::Result<RenderedManifest> r = f.Run(Make("creds", "genesissecret", "gs.yaml"));
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(r->always_sync);
+  REQUIRE(r->objects.size() == 1);
+  CHECK(r->objects[0] == json::parse(R"({"apiVersion":"v1","kind":"Secret",
+      "metadata":{"name":"db","namespace":"apps","labels":{"app":"db"}},"type":"Opaque",
+      "stringData":{"username":"admin","password":"abc","url":"https://db.example.com"}})"));
+  CHECK(f.processes.requests.empty());
+}
+
+TEST_CASE("render genesissecret: a missing envfile key names key and file, never values") {
+  Fixture f;
+  f.file.providers = {Provider{"ops", "envfile", "ops.env"}};
+  f.files.files["repo/ops.env"] = "A=secret-value\n";
+  f.files.files["repo/gs.yaml"] = "spec:\n  provider: ops\n  secrets:\n    - items: {B: {mapTo: b}}\n"
+                                  "  outputs: [{kubernetesSecret: {name: s}}]\n";
+  util::Result<RenderedManifest> r = f.Run(Make("creds", "genesissecret", "gs.yaml"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "manifest \"creds\": repo/gs.yaml: spec.secrets[0].items.B: key \"B\" not found in "
+                             "envfile \"ops.env\" (provider \"ops\")");
+  f.files.files["repo/gs2.yaml"] = "spec:\n  provider: nope\n  outputs: []\n";
+  r = f.Run(Make("c2", "genesissecret", "gs2.yaml"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "manifest \"c2\": repo/gs2.yaml: spec.provider: provider \"nope\" is not declared in "
+                             "repo/tazuna.yaml spec.providers (declared: ops)");
+}
+
+TEST_CASE("render genesissecret: default-op runs op item get and keys by label or id") {
+  Fixture f;
+  f.files.files["repo/gs.yaml"] =
+      "spec:\n  secrets:\n    - uri: op://my.1password.com/Platform/cloud\n      preferLabel: true\n"
+      "      items: {accessKey: {mapTo: AWS_ACCESS_KEY_ID}}\n  outputs: [{kubernetesSecret: {name: cloud}}]\n";
+  f.processes.handler = [](const util::ProcessRequest&) {
+    return util::ProcessResult{0, R"({"fields":[{"id":"f1","label":"accessKey","value":"AKIA"}]})", "", false};
+  };
+  util::Result<RenderedManifest> r = f.Run(Make("cloud", "genesissecret", "gs.yaml"));
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(f.processes.Commands() == std::vector<std::string>{"op --format json item get --vault Platform cloud"});
+  CHECK(r->objects[0]["stringData"] == json::parse(R"({"AWS_ACCESS_KEY_ID":"AKIA"})"));
+  f.processes.handler = [](const util::ProcessRequest&) -> util::Result<util::ProcessResult> {
+    return testing::ToolMissing("op");
+  };
+  r = f.Run(Make("cloud", "genesissecret", "gs.yaml"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind == util::ErrorKind::kToolMissing);
+  CHECK(r.error().message == "manifest \"cloud\": 1Password: \"op\" not found on PATH");
+}
+
+TEST_CASE("render oras: pulls into the cache, then delegates") {
+  Fixture f;
+  Manifest m = Make("remote", "oras", "");
+  m.oras.reference = "ghcr.io/acme/base:1.0";
+  m.oras.target = "overlays/prod";
+  m.oras.delegate_type = "kustomize";
+  m.oras.kustomize.default_namespace = "base";
+  f.files.files["/cache/oras/ghcr.io_acme_base_1.0/overlays/prod/kustomization.yaml"] = "resources: []\n";
+  f.processes.handler = [](const util::ProcessRequest& req) {
+    return util::ProcessResult{0, req.argv[0] == "oras" ? "" : kDeployment, "", false};
+  };
+  util::Result<RenderedManifest> r = f.Run(m);
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(f.processes.Commands() ==
+        std::vector<std::string>{"oras pull ghcr.io/acme/base:1.0 --output /cache/oras/ghcr.io_acme_base_1.0",
+                                 "kustomize build /cache/oras/ghcr.io_acme_base_1.0/overlays/prod"});
+  CHECK(Ids(r->objects) == std::vector<std::string>{"Deployment/base/web"});
+}
+
+}  // namespace
+}  // namespace tazuna::manifest
