@@ -1,6 +1,6 @@
 #include "kube/auth.hpp"
 
-#include "kube/base64.hpp"
+#include "util/base64.hpp"
 #include "util/file_reader.hpp"
 #include "util/strings.hpp"
 
@@ -24,7 +24,7 @@ util::Result<RequestCredentials> Authenticator::Get() {
     }
   }
   if (!config_.username.empty() || !config_.password.empty()) {
-    out.authorization = "Basic " + Base64Encode(config_.username + ":" + config_.password);
+    out.authorization = "Basic " + util::Base64Encode(config_.username + ":" + config_.password);
     return out;
   }
   if (!exec_) return out;

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kube/api_error.hpp"
-#include "kube/base64.hpp"
+#include "util/base64.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -43,7 +43,7 @@ std::string BuildExecInfo(const ExecConfig& exec, const RestConfig& cluster) {
     if (!cluster.tls_server_name.empty()) c["tls-server-name"] = cluster.tls_server_name;
     if (cluster.insecure) c["insecure-skip-tls-verify"] = true;
     // The CA is inlined as base64 PEM even when the kubeconfig named a file (rest/exec.go).
-    if (!cluster.ca_pem.empty()) c["certificate-authority-data"] = Base64Encode(cluster.ca_pem);
+    if (!cluster.ca_pem.empty()) c["certificate-authority-data"] = util::Base64Encode(cluster.ca_pem);
     if (!cluster.proxy_url.empty()) c["proxy-url"] = cluster.proxy_url;
     if (cluster.disable_compression) c["disable-compression"] = true;
     if (!exec.cluster_config.is_null()) c["config"] = exec.cluster_config;

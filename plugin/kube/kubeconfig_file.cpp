@@ -4,7 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "kube/base64.hpp"
+#include "util/base64.hpp"
 #include "util/file_reader.hpp"
 #include "util/strings.hpp"
 
@@ -33,7 +33,7 @@ bool Bool(const YAML::Node& node, const char* key) {
 std::string Data(const YAML::Node& node, const char* key) {
   const std::string v = Str(node, key);
   if (v.empty()) return v;
-  auto decoded = Base64Decode(v);
+  auto decoded = util::Base64Decode(v);
   if (!decoded) throw DecodeError{decoded.error().message};
   return *decoded;
 }

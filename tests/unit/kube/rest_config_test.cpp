@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "kube/base64.hpp"
+#include "util/base64.hpp"
 #include "fakes.hpp"
 
 namespace tazuna::kube {
