@@ -1,0 +1,68 @@
+#include "state/checkpoint.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "../kube/fakes.hpp"
+
+namespace tazuna::state {
+namespace {
+
+using kube::testing::FakeClock;
+using kube::testing::FakeProcesses;
+using kube::testing::FakeTransport;
+
+constexpr char kAggCT[] = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+constexpr char kCore[] =
+    R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":""},"versions":[{"version":"v1","resources":[)"
+    R"({"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"},)"
+    R"({"resource":"namespaces","responseKind":{"kind":"Namespace"},"scope":"Cluster"}]}]}]})";
+
+std::string ConfigMap(const std::string& rv, const nlohmann::json& data) {
+  return nlohmann::json({{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+                         {"metadata", {{"name", "tazuna-state-m"}, {"namespace", "tazuna"}, {"resourceVersion", rv}}},
+                         {"data", data}})
+      .dump();
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint: a conflicting writer is merged, not overwritten") {
+  FakeTransport transport;
+  FakeProcesses procs;
+  FakeClock clock;
+  std::ostringstream err;
+  util::Logger log(err, 0);
+  kube::RestConfig config;
+  config.server = "https://k.example:6443";
+  config.token = "t";
+  transport.Add("GET /api", 200, kCore, {{"Content-Type", kAggCT}});
+  transport.Add("GET /apis", 200, R"({"kind":"APIGroupDiscoveryList","items":[]})", {{"Content-Type", kAggCT}});
+  transport.Add("GET /api/v1/namespaces/tazuna", 200, R"({"kind":"Namespace","metadata":{"name":"tazuna"}})");
+  // Our first write loses to another writer (409); the re-read shows its entry; the second write wins.
+  transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 409,
+                R"({"kind":"Status","reason":"Conflict","message":"the object has been modified","code":409})");
+  transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200, ConfigMap("3", {}));
+  transport.Add("GET /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200,
+                ConfigMap("2", {{"m____v1__ConfigMap__other", R"({"contentHash":"theirs"})"}}));
+  util::Environment env;
+  kube::Client client(config, transport, procs, log, clock, env);
+  StateStore store(client);
+  Checkpointer cp(store, clock, std::chrono::milliseconds(0));
+  ManifestState start;
+  start.manifest = "m";
+  start.objects = {{"tazuna-state-m", "1"}};
+  cp.Track(start);
+  cp.Set("m", "m//v1/ConfigMap/mine", "ours");
+  REQUIRE(cp.FlushAll());
+  const auto& last = transport.requests.back();
+  CHECK(last.method == "PUT");
+  const auto body = nlohmann::json::parse(last.body);
+  CHECK(body["metadata"]["resourceVersion"] == "2");  // conditional on the state it re-read
+  CHECK(body["data"]["m____v1__ConfigMap__other"] == R"({"contentHash":"theirs"})");
+  CHECK(body["data"]["m____v1__ConfigMap__mine"] == R"({"contentHash":"ours"})");
+  CHECK(cp.writes() == 1);
+}
+
+}  // namespace tazuna::state
