@@ -4,28 +4,24 @@ namespace tazuna::cli {
 
 using util::ErrorKind;
 
-int ReportError(std::ostream& err, const util::Error& error, ExitStyle style) {
+std::string ErrorText(const util::Error& error) {
   switch (error.kind) {
     case ErrorKind::kApi:
-      if (error.reason == "Invalid") {
-        err << error.message << '\n';  // already kubectl's full "The K \"n\" is invalid: ..." text
-      } else if (error.reason.empty()) {
-        err << "Error from server: " << error.message << '\n';
-      } else {
-        err << "Error from server (" << error.reason << "): " << error.message << '\n';
-      }
-      break;
+      if (error.reason == "Invalid") return error.message;  // already kubectl's "The K \"n\" is invalid: ..."
+      if (error.reason.empty()) return "Error from server: " + error.message;
+      return "Error from server (" + error.reason + "): " + error.message;
     case ErrorKind::kUnauthorized:
-      err << "error: You must be logged in to the server (" << error.message << ")\n";
-      break;
+      return "error: You must be logged in to the server (" + error.message + ")";
     case ErrorKind::kTransport:
     case ErrorKind::kConfig:
-      err << error.message << '\n';
-      break;
+      return error.message;  // kubectl's own prefixes: "The connection to the server ...", "Error in configuration: ..."
     default:
-      err << "error: " << error.message << '\n';
-      break;
+      return "error: " + error.message;
   }
+}
+
+int ReportError(std::ostream& err, const util::Error& error, ExitStyle style) {
+  err << ErrorText(error) << '\n';
   for (const auto& line : error.detail_lines) err << line << '\n';
   if (!error.hint.empty()) err << error.hint << '\n';
   err.flush();

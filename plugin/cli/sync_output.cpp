@@ -4,26 +4,20 @@
 
 #include "cli/pipeline.hpp"
 #include "cli/print/list.hpp"
+#include "cli/report_error.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {
 
 using state::Verb;
 
-std::string ErrorText(const util::Error& e) {
-  switch (e.kind) {
-    case util::ErrorKind::kApi:
-      if (e.reason == "Invalid") return e.message;
-      return e.reason.empty() ? "Error from server: " + e.message
-                              : "Error from server (" + e.reason + "): " + e.message;
-    case util::ErrorKind::kUnauthorized:
-      return "error: You must be logged in to the server (" + e.message + ")";
-    default:
-      return e.message;
-  }
-}
-
 namespace {
+
+// Per-object failure text: the line already starts with "error: ", so drop a second one.
+std::string ObjectErrorText(const util::Error& e) {
+  std::string text = ErrorText(e);
+  return text.rfind("error: ", 0) == 0 ? text.substr(7) : text;
+}
 
 std::string VerbText(const state::SyncResult& r, const state::SyncOptions& o) {
   std::string verb = state::VerbName(r.verb);
@@ -44,7 +38,7 @@ void PrintSyncReport(Context& ctx, const state::SyncReport& report, const std::s
       nlohmann::json j = {{"manifest", r.manifest}, {"key", r.key}, {"apiVersion", r.parsed.ApiVersion()},
                           {"kind", r.parsed.kind}, {"namespace", r.parsed.namespace_name},
                           {"name", r.parsed.name}, {"hash", r.hash}, {"result", state::VerbName(r.verb)}};
-      if (r.verb == Verb::kFailed) j["error"] = ErrorText(r.error);
+      if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.error);
       items.push_back(std::move(j));
     }
     print::PrintList(ctx.out, items, output);
@@ -59,7 +53,7 @@ void PrintSyncReport(Context& ctx, const state::SyncReport& report, const std::s
     if (r.verb != Verb::kFailed) continue;
     ctx.err << "error: manifest \"" << r.manifest << "\": " << ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name)
             << (r.parsed.namespace_name.empty() ? "" : " -n " + r.parsed.namespace_name) << ": "
-            << ErrorText(r.error) << '\n';
+            << ObjectErrorText(r.error) << '\n';
     for (const auto& line : r.error.detail_lines) ctx.err << line << '\n';
   }
 }

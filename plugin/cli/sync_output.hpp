@@ -14,7 +14,5 @@ void PrintSyncReport(Context& ctx, const state::SyncReport& report, const std::s
                      const state::SyncOptions& options);
 /// The summary line on stderr.
 void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests);
-/// One-line text of an error as ReportError would print its first line.
-std::string ErrorText(const util::Error& error);
 
 }  // namespace tazuna::cli
