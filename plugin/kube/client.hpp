@@ -84,6 +84,8 @@ class Client {
   util::Result<nlohmann::json> GetPath(const std::string& path);
   /// Number of HTTP requests sent so far (retries included).
   uint64_t requests_sent() const { return requests_.load(); }
+  /// Number of 429 (Too Many Requests) answers seen so far (for adaptive concurrency).
+  uint64_t throttled() const { return throttled_.load(); }
 
  private:
   struct Call {
@@ -109,6 +111,7 @@ class Client {
   Discovery discovery_;
   std::string user_agent_;
   std::atomic<uint64_t> requests_{0};
+  std::atomic<uint64_t> throttled_{0};
   std::mutex warn_mu_;
   std::set<std::string> warnings_seen_;
 };

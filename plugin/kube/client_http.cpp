@@ -102,6 +102,7 @@ util::Result<HttpResponse> Client::Send(const Call& call) {
       refreshed = true;
       continue;
     }
+    if (resp->status == 429) ++throttled_;
     if (Retryable(call.method, resp->status) && can_retry) {
       const auto after = ParseRetryAfter(resp->Header("Retry-After").value_or(""), clock_.Now());
       clock_.SleepFor(after ? std::min(*after, std::chrono::milliseconds(60000)) : Backoff(attempt));

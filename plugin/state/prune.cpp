@@ -52,7 +52,9 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
       const StateKey& k = r.parsed;
       if (!o.prune || rendered.count(k.group + "/" + k.kind + "/" + k.namespace_name + "/" + k.name) > 0) return;
       const std::string api_version = k.group.empty() ? k.version : k.group + "/" + k.version;
-      auto st = client_.Delete({api_version, k.kind, k.namespace_name, k.name}, kube::Propagation::kBackground, o.dry_run);
+      auto st = Limited([&] {
+        return client_.Delete({api_version, k.kind, k.namespace_name, k.name}, kube::Propagation::kBackground, o.dry_run);
+      });
       // NotFound (object or its whole kind gone, e.g. a deleted CRD) means there is nothing to delete.
       if (st || kube::IsReason(st.error(), "NotFound") || st.error().kind == util::ErrorKind::kNotFound) {
         r.verb = Verb::kDeleted;

@@ -1,5 +1,6 @@
 #include "state/sync_engine.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "util/parallel.hpp"
@@ -82,7 +83,7 @@ util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, c
 
 void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   const DiffEntry& e = *task.entry;
-  auto applied = ApplyOrReplace(*task.object, o);
+  auto applied = Limited([&] { return ApplyOrReplace(*task.object, o); });
   if (applied) {
     task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
     if (o.dry_run == kube::DryRun::kNone) {
@@ -165,6 +166,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   for (const auto& in : inputs) {
     for (const auto& e : in.diff) total_ += IsApply(e) || o.prune ? 1 : 0;
   }
+  limit_ = std::make_unique<AdaptiveLimit>(std::max(4, o.concurrency / 2), o.concurrency);
   Checkpointer cp(store_, clock_, o.checkpoint_interval);
   for (auto& in : inputs) cp.Track(in.stored);
   SyncReport report;

@@ -3,10 +3,12 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "kube/client.hpp"
+#include "state/adaptive_limit.hpp"
 #include "state/checkpoint.hpp"
 #include "state/diff.hpp"
 #include "util/clock.hpp"
@@ -54,6 +56,7 @@ struct SyncInput {
 using ProgressFn = std::function<void(size_t done, size_t total)>;
 
 /// Applies and prunes with server-side apply, checkpointing state as it goes (see Checkpointer).
+/// Requests in flight adapt between 1 and `concurrency` (AdaptiveLimit).
 /// `layers` are dependsOn layers of indexes into `inputs`; within a layer Namespaces go first,
 /// then CRDs (waiting until Established), then the rest, `concurrency` requests in flight.
 /// Prunes (when asked) run after all applies, in reverse: everything else, then CRDs, then
@@ -78,6 +81,9 @@ class SyncEngine {
   void WaitEstablished(const std::vector<Task>& crds, const SyncOptions& o);
   void Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out);
   void Tick();
+  /// Runs one request under the adaptive limit.
+  template <class F>
+  auto Limited(F&& request) -> decltype(request());
 
   kube::Client& client_;
   StateStore& store_;
@@ -86,7 +92,19 @@ class SyncEngine {
   ProgressFn progress_;
   std::atomic<size_t> done_{0};
   size_t total_ = 0;
-  bool crds_applied_ = false;  ///< this run applied CRDs: custom resources may wait for discovery
+  bool crds_applied_ = false;
+  std::unique_ptr<AdaptiveLimit> limit_;  ///< requests in flight, adapted to the server  ///< this run applied CRDs: custom resources may wait for discovery
 };
+
+template <class F>
+inline auto SyncEngine::Limited(F&& request) -> decltype(request()) {
+  limit_->Acquire();
+  const uint64_t throttled = client_.throttled();
+  const auto start = std::chrono::steady_clock::now();
+  auto result = request();
+  limit_->Release(std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start),
+                  client_.throttled() != throttled);
+  return result;
+}
 
 }  // namespace tazuna::state

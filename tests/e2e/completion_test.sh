@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Shell completion: for `kubectl tazuna <TAB>` kubectl (1.26+) runs kubectl_complete-tazuna with the words
+# typed so far plus the word being completed, and relays cobra's protocol: one candidate per line, then
+# `:<directive>` (4 = no file completion). Subcommands, flags, manifest names from the tazuna.yaml in use
+# and kubeconfig contexts are completed.
+source "$(dirname "$0")/lib.sh"
+
+helper=$TAZUNA_BUILD_DIR/kubectl_complete-tazuna
+if [ -x "$helper" ]; then pass "completion helper built"; else fail "no $helper"; fi
+
+# kubectl completes plugins from v1.26 on; an older one (a distribution's dispatcher) cannot be the judge.
+minor=$(kubectl version --client -o json 2>/dev/null | python3 -c 'import json,sys
+print(int(json.load(sys.stdin)["clientVersion"]["minor"].rstrip("+")))' 2>/dev/null || echo 0)
+if [ "$minor" -ge 26 ]; then
+  pass "kubectl 1.$minor supports plugin completion"
+  complete_cmd=(kubectl __complete tazuna)
+else
+  fail "kubectl 1.$minor predates plugin completion (1.26); set TAZUNA_K8S_BIN_DIR to the control plane's kubectl"
+  complete_cmd=("$helper")
+fi
+
+# complete DESC WANT WORDS...: completes `kubectl tazuna WORDS...` and checks the candidates (space
+# separated, sorted) and the no-file-completion directive.
+complete() {
+  local desc=$1 want=$2; shift 2
+  run "${complete_cmd[@]}" "$@"
+  local got directive
+  got=$(grep -v '^:' <<<"$OUT" | sed '/^$/d' | sort | tr '\n' ' ')
+  directive=$(grep '^:' <<<"$OUT" | tail -1)
+  expect_eq "${got% }" "$want" "$desc"
+  expect_eq "$directive" ":4" "$desc: directive"
+}
+
+# The helper speaks the protocol on its own, as kubectl expects.
+run "$helper" sta
+expect_eq "$OUT" $'state\n:4' "helper alone: sta -> state, then :4"
+
+complete "subcommand: sta" "state" sta
+complete "subcommand of state: d" "diff" state d
+complete "flag: state sync --pr" "--prune" state sync --pr
+
+# Manifest names come from the tazuna.yaml in the current directory, or the one -f names.
+mkdir -p "$E2E_TMP/platform" "$E2E_TMP/other"
+cat > "$E2E_TMP/platform/tazuna.yaml" <<'YAML'
+apiVersion: tazuna.pepabo.com/v1
+kind: Tazuna
+spec:
+  manifests:
+    - {name: namespaces, type: manifests, path: ./namespaces}
+    - {name: cert-manager, type: manifests, path: ./cert-manager}
+    - {name: cilium, type: manifests, path: ./cilium}
+YAML
+cat > "$E2E_TMP/other/tazuna.yaml" <<'YAML'
+apiVersion: tazuna.pepabo.com/v1
+kind: Tazuna
+spec:
+  manifests:
+    - {name: elsewhere, type: manifests, path: ./x}
+YAML
+cd "$E2E_TMP/platform" || exit 1
+complete "-m lists the manifests of ./tazuna.yaml" "cert-manager cilium namespaces" state diff -m ""
+complete "-m c narrows to names starting with c" "cert-manager cilium" state sync -m c
+complete "--manifest lists them too" "cert-manager cilium namespaces" state list --manifest ""
+complete "-f picks the tazuna.yaml" "elsewhere" state diff -f "$E2E_TMP/other/tazuna.yaml" -m ""
+cd "$REPO_DIR" || exit 1
+
+# Contexts come from the kubeconfig in use (KUBECONFIG: the local control plane's).
+complete "--context lists the kubeconfig's contexts" "admin admin-token exec viewer" state list --context ""
+complete "--context a narrows" "admin admin-token" version --context a
+finish
