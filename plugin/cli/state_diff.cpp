@@ -4,6 +4,7 @@
 #include "cli/pipeline.hpp"
 #include "cli/print/list.hpp"
 #include "cli/print/table.hpp"
+#include "cli/show_changes.hpp"
 #include "state/diff.hpp"
 #include "state/store.hpp"
 
@@ -16,6 +17,7 @@ struct StateDiffOptions {
   FileOptions file;
   std::string output = "table";
   bool no_headers = false;
+  bool show_changes = false;
 };
 
 nlohmann::json EntryJson(const state::DiffEntry& e) {
@@ -70,6 +72,9 @@ util::Result<int> Run(Context& ctx, const StateDiffOptions& o) {
   }
   state::SortDiff(all);
   PrintDiff(ctx, o, all);
+  if (o.show_changes && !all.empty()) {
+    if (auto st = ShowChanges(ctx, *(*session)->client, all, *desired); !st) return st.error();
+  }
   return all.empty() ? kExitOk : kExitDifferences;
 }
 
@@ -92,6 +97,9 @@ Command NewStateDiffCommand() {
     AddFileFlags(f, o->file, FileFlags::kAll);
     AddOutputFlag(f, o->output, "table, wide, json, yaml");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
+    f.Bool(&o->show_changes, "show-changes", 0,
+           "Also show a unified diff of each added or modified object: live vs. server-side dry run "
+           "(Secret values masked; KUBECTL_EXTERNAL_DIFF is honoured).");
     AddConnectionFlags(f, o->connection);
   };
   c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>&) { return Run(ctx, *o); };

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <vector>
+
+#include "cli/context.hpp"
+#include "kube/client.hpp"
+#include "state/diff.hpp"
+
+namespace tazuna::cli {
+
+/// `state diff --show-changes`: for every added, modified and always-sync entry, the live object
+/// against the server-side dry-run result of applying the rendered one (managedFields dropped,
+/// Secret values masked as kubectl diff does), written to LIVE/ and MERGED/ temp directories and
+/// compared with `diff -u -N` or $KUBECTL_EXTERNAL_DIFF; its output goes to ctx.out.
+util::Status ShowChanges(Context& ctx, kube::Client& client, const std::vector<state::DiffEntry>& entries,
+                         const std::vector<state::DesiredManifest>& desired);
+
+}  // namespace tazuna::cli
