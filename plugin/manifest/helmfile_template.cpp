@@ -1,20 +1,12 @@
 #include "manifest/helmfile_template.hpp"
 
+#include "manifest/template.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::manifest {
 namespace {
 
 using nlohmann::json;
-
-util::Error TemplateError(const std::string& file, std::string_view text, size_t offset, const std::string& message) {
-  int line = 1, col = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    col = text[i] == '\n' ? 1 : col + 1;
-    if (text[i] == '\n') ++line;
-  }
-  return util::MakeError(util::ErrorKind::kInput, util::StrCat(file, ":", line, ":", col, ": template: ", message));
-}
 
 // Go's fmt %v for the JSON shapes vars can take.
 std::string GoPrint(const json& v) {
@@ -57,38 +49,17 @@ std::optional<std::string> Evaluate(std::string_view body, const json& values, c
   return GoPrint(*cur);
 }
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 }  // namespace
 
 util::Result<std::string> RenderHelmfileTemplate(std::string_view text, const json& values,
                                                  const std::string& environment_name, const std::string& file) {
-  std::string out;
-  size_t i = 0;
-  while (i < text.size()) {
-    const size_t open = text.find("{{", i);
-    if (open == std::string_view::npos) {
-      out.append(text.substr(i));
-      break;
-    }
-    out.append(text.substr(i, open - i));
-    const size_t close = text.find("}}", open + 2);
-    if (close == std::string_view::npos) return TemplateError(file, text, open, "unclosed action \"{{\"");
-    std::string_view body = text.substr(open + 2, close - open - 2);
-    const bool trim_left = util::StartsWith(body, "- "), trim_right = util::EndsWith(body, " -");
-    if (trim_left) body.remove_prefix(1);
-    if (trim_right) body.remove_suffix(1);
+  return ExpandActions(text, file, [&](std::string_view expr) -> util::Result<std::string> {
     std::string why;
-    const std::optional<std::string> value = Evaluate(body, values, environment_name, why);
-    if (!value) return TemplateError(file, text, open, why);
-    if (trim_left) {
-      while (!out.empty() && IsSpace(out.back())) out.pop_back();
-    }
-    out += *value;
-    i = close + 2;
-    while (trim_right && i < text.size() && IsSpace(text[i])) ++i;
-  }
-  return out;
+    std::optional<std::string> value = Evaluate(expr, values, environment_name, why);
+    if (!value) return util::MakeError(util::ErrorKind::kInput, why);
+    return std::move(*value);
+  });
 }
 
 }  // namespace tazuna::manifest

@@ -38,8 +38,8 @@ void TrimTrailingSpace(std::string& out) {
 
 }  // namespace
 
-util::Result<std::string> SubstituteEnvironment(std::string_view text, std::string_view environment,
-                                                const std::string& file) {
+util::Result<std::string> ExpandActions(std::string_view text, const std::string& file,
+                                        const ActionEvaluator& evaluate) {
   std::string out;
   out.reserve(text.size());
   size_t i = 0;
@@ -57,20 +57,24 @@ util::Result<std::string> SubstituteEnvironment(std::string_view text, std::stri
     const bool trim_right = util::EndsWith(inner, " -");
     if (trim_left) inner.remove_prefix(1);
     if (trim_right) inner.remove_suffix(1);
-    if (util::Trim(inner) != ".Environment") {
-      const std::string action(text.substr(open, close + 2 - open));
-      return TemplateError(file, text, open,
-                           util::StrCat("unsupported action ", util::Quote(action),
-                                        " (only {{ .Environment }} is allowed)"));
-    }
+    auto value = evaluate(util::Trim(inner));
+    if (!value) return TemplateError(file, text, open, value.error().message);
     if (trim_left) TrimTrailingSpace(out);
-    out.append(environment);
+    out.append(*value);
     i = close + 2;
-    if (trim_right) {
-      while (i < text.size() && IsSpace(text[i])) ++i;
-    }
+    while (trim_right && i < text.size() && IsSpace(text[i])) ++i;
   }
   return out;
+}
+
+util::Result<std::string> SubstituteEnvironment(std::string_view text, std::string_view environment,
+                                                const std::string& file) {
+  return ExpandActions(text, file, [&](std::string_view expr) -> util::Result<std::string> {
+    if (expr == ".Environment") return std::string(environment);
+    return util::MakeError(util::ErrorKind::kInput,
+                           util::StrCat("unsupported action ", util::Quote(util::StrCat("{{ ", expr, " }}")),
+                                        " (only {{ .Environment }} is allowed)"));
+  });
 }
 
 }  // namespace tazuna::manifest
