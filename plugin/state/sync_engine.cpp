@@ -154,7 +154,8 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
     }
     for (auto& t : tasks) out.push_back(std::move(t.result));
   }
-  if (o.dry_run == kube::DryRun::kNone) return cp.FlushAll();
+  // No flush here: the next layer's intent flush, or the final one with `_metadata`, writes what this
+  // layer confirmed (until then its objects are recorded as pending, which is safe).
   return util::Ok();
 }
 
