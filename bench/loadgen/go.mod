@@ -1,0 +1,3 @@
+module kubectl-tazuna/bench/loadgen
+
+go 1.24
