@@ -34,7 +34,7 @@ void PrintDiff(Context& ctx, const StateDiffOptions& o, const std::vector<state:
   if (o.output == "json" || o.output == "yaml") {
     std::vector<nlohmann::json> items;
     for (const auto& e : entries) items.push_back(EntryJson(e));
-    print::PrintList(ctx.out, items, o.output);
+    print::PrintList(ctx.out, std::move(items), o.output);
     return;
   }
   if (entries.empty()) {

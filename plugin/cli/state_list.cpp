@@ -77,7 +77,7 @@ void PrintRows(Context& ctx, const StateListOptions& o, const std::vector<Row>& 
   if (o.output == "json" || o.output == "yaml") {
     std::vector<nlohmann::json> items;
     for (const auto& r : rows) items.push_back(RowJson(r));
-    print::PrintList(ctx.out, items, o.output);
+    print::PrintList(ctx.out, std::move(items), o.output);
     return;
   }
   const bool wide = o.output == "wide";

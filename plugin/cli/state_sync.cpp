@@ -1,4 +1,5 @@
 // kubectl tazuna state sync [-f] [-e] [-t] [-m] [--prune] [--dry-run=none|server] [--concurrency N] [-o ...]
+#include <algorithm>
 #include <chrono>
 
 #include "cli/command.hpp"
@@ -65,8 +66,17 @@ util::Result<std::vector<state::SyncInput>> Plan(state::StateStore& store, std::
   return inputs;
 }
 
+// dependsOn layers; without any dependsOn every manifest is independent, so all go in one layer and
+// sync concurrently (the Go tool runs them one after another).
 std::vector<std::vector<size_t>> Layers(const Selection& s) {
   std::vector<std::vector<size_t>> out;
+  const bool any_depends = std::any_of(s.manifests.begin(), s.manifests.end(),
+                                       [](const manifest::Manifest* m) { return !m->depends_on.empty(); });
+  if (!any_depends) {
+    out.emplace_back();
+    for (size_t i = 0; i < s.manifests.size(); ++i) out.back().push_back(i);
+    return out;
+  }
   for (const auto& layer : manifest::DependencyLayers(s.manifests)) {
     out.emplace_back();
     for (const auto* m : layer) {

@@ -41,7 +41,7 @@ void PrintSyncReport(Context& ctx, const state::SyncReport& report, const std::s
       if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.error);
       items.push_back(std::move(j));
     }
-    print::PrintList(ctx.out, items, output);
+    print::PrintList(ctx.out, std::move(items), output);
   } else {
     for (const auto& r : report.results) {
       std::string line = r.manifest + "  " + ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name);

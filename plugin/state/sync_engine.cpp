@@ -167,7 +167,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   for (const auto& in : inputs) {
     for (const auto& e : in.diff) total_ += IsApply(e) || o.prune ? 1 : 0;
   }
-  limit_ = std::make_unique<AdaptiveLimit>(std::max(4, o.concurrency / 2), o.concurrency);
+  limit_ = std::make_unique<AdaptiveLimit>(o.concurrency, o.concurrency);  // start wide; back off on signals
   Checkpointer cp(store_, clock_, o.checkpoint_interval);
   for (auto& in : inputs) cp.Track(in.stored);
   SyncReport report;
