@@ -37,5 +37,6 @@ Command NewBuildCommand();
 Command NewStateListCommand();
 Command NewStateDiffCommand();
 Command NewStateSyncCommand();
+Command NewStateDriftCommand();
 
 }  // namespace tazuna::cli

@@ -10,7 +10,7 @@
 namespace tazuna::cli {
 
 std::vector<Command> AllCommands() {
-  return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewBuildCommand(),
+  return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewStateDriftCommand(), NewBuildCommand(),
           NewVersionCommand()};
 }
 

@@ -1,0 +1,101 @@
+// kubectl tazuna state drift [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml]
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/pipeline.hpp"
+#include "cli/print/list.hpp"
+#include "cli/print/table.hpp"
+#include "state/drift.hpp"
+#include "state/store.hpp"
+
+namespace tazuna::cli {
+
+namespace {
+
+struct StateDriftOptions {
+  ConnectionOptions connection;
+  FileOptions file;
+  std::string output = "table";
+  bool no_headers = false;
+  int concurrency = 16;
+};
+
+void PrintDrift(Context& ctx, const StateDriftOptions& o, const std::vector<state::DriftEntry>& entries) {
+  if (o.output == "json" || o.output == "yaml") {
+    std::vector<nlohmann::json> items;
+    for (const auto& e : entries) {
+      items.push_back({{"manifest", e.manifest}, {"drift", state::DriftTypeName(e.type)}, {"key", e.key},
+                       {"apiVersion", e.parsed.ApiVersion()}, {"kind", e.parsed.kind},
+                       {"namespace", e.parsed.namespace_name}, {"name", e.parsed.name}, {"hash", e.stored_hash}});
+    }
+    print::PrintList(ctx.out, std::move(items), o.output);
+    return;
+  }
+  if (entries.empty()) {
+    ctx.out << "No drift detected.\n";
+    return;
+  }
+  const bool wide = o.output == "wide";
+  print::Table t;
+  t.headers = {"MANIFEST", "DRIFT", "APIVERSION", "KIND", "NAMESPACE", "NAME"};
+  if (wide) t.headers.push_back("STORED-HASH");
+  for (const auto& e : entries) {
+    t.rows.push_back({e.manifest, state::DriftTypeName(e.type), e.parsed.ApiVersion(), e.parsed.kind,
+                      e.parsed.namespace_name, e.parsed.name});
+    if (wide) t.rows.back().push_back(e.stored_hash);
+  }
+  print::PrintTable(ctx.out, t, !o.no_headers);
+}
+
+util::Result<int> Run(Context& ctx, const StateDriftOptions& o) {
+  if (auto st = ValidateOutput(o.output, {"table", "wide", "json", "yaml"}); !st) return st.error();
+  auto selection = LoadSelection(ctx, o.file);
+  if (!selection) return selection.error();
+  auto session = OpenSession(ctx, o.connection);
+  if (!session) return session.error();
+  kube::Client& client = *(*session)->client;
+  auto desired = RenderSelection(ctx, *selection, (*session)->log, &client);
+  if (!desired) return desired.error();
+  state::StateStore store(client);
+  std::vector<state::DriftEntry> all;
+  for (const auto& d : *desired) {
+    if (d.always_sync) continue;  // genesissecret: stringData is write-only, re-applied every sync anyway
+    auto stored = store.Read(d.name);
+    if (!stored) return stored.error();
+    auto entries = state::Drift(client, d, *stored, o.concurrency);
+    if (!entries) return entries.error();
+    all.insert(all.end(), entries->begin(), entries->end());
+  }
+  std::stable_sort(all.begin(), all.end(), [](const state::DriftEntry& a, const state::DriftEntry& b) {
+    return a.type < b.type;
+  });
+  PrintDrift(ctx, o, all);
+  return all.empty() ? kExitOk : kExitDifferences;
+}
+
+}  // namespace
+
+Command NewStateDriftCommand() {
+  auto o = std::make_shared<StateDriftOptions>();
+  Command c;
+  c.path = "state drift";
+  c.short_help = "Show recorded objects that were changed or deleted in the cluster";
+  c.long_help =
+      "Check every object tazuna recorded against the cluster. live-missing: the object is gone.\n"
+      "live-drifted: applying the rendered object again (server-side dry run) would change it, i.e. a field\n"
+      "tazuna sets was changed by someone else. Server defaults and fields owned by others are not drift.\n\n"
+      "Exit status: 0 No drift was found. 1 Drift was found. >1 An error occurred.\n";
+  c.examples = "  # Was anything changed behind tazuna's back?\n  kubectl tazuna state drift\n\n"
+               "  # As JSON, for one manifest\n  kubectl tazuna state drift -m cni -o json\n";
+  c.exit_style = ExitStyle::kDiff;
+  c.add_flags = [o](FlagSet& f) {
+    AddFileFlags(f, o->file, FileFlags::kAll);
+    AddOutputFlag(f, o->output, "table, wide, json, yaml");
+    f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
+    f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
+    AddConnectionFlags(f, o->connection);
+  };
+  c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>&) { return Run(ctx, *o); };
+  return c;
+}
+
+}  // namespace tazuna::cli

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# state drift: no false drift from server defaults; out-of-band changes and deletions are found.
+source "$(dirname "$0")/lib.sh"
+
+m=drift$RANDOM
+ns=$(new_namespace dr)
+repo=$E2E_TMP/repo
+mkdir -p "$repo/objs"
+printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$m" > "$repo/tazuna.yaml"
+cat > "$repo/objs/all.yaml" <<EOF
+apiVersion: v1
+kind: Namespace
+metadata: {name: $ns}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings, namespace: $ns}
+data: {mode: blue}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: other, namespace: $ns}
+data: {x: "1"}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: $ns}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: registry.example/web:1}]}
+EOF
+cd "$repo"
+expect_rc 0 "sync" kubectl tazuna state sync
+expect_rc 0 "no drift right after a sync (server defaults are not drift)" kubectl tazuna state drift
+expect_eq "$OUT" "No drift detected." "No drift detected."
+kubectl label cm -n "$ns" settings someone=else >/dev/null
+expect_rc 0 "a label added by someone else is not drift" kubectl tazuna state drift
+
+kubectl patch cm -n "$ns" settings --type=merge -p '{"data":{"mode":"red"}}' >/dev/null
+kubectl delete cm -n "$ns" other >/dev/null
+expect_rc 1 "drift found" kubectl tazuna state drift
+rows=$(echo "$OUT" | awk 'NR>1 {print $2 ":" $6}' | tr '\n' ' ')
+expect_eq "$rows" "live-drifted:settings live-missing:other " "drifted and missing rows, sorted"
+expect_rc 1 "drift -o json" kubectl tazuna state drift -o json
+names=$(echo "$OUT" | python3 -c 'import json,sys; print(" ".join(i["drift"]+":"+i["name"] for i in json.load(sys.stdin)["items"]))')
+expect_eq "$names" "live-drifted:settings live-missing:other" "json rows match"
+expect_rc 2 "viewer: drift fails with exit 2" kubectl tazuna state drift --context viewer
+kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
+kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null 2>&1
+finish
