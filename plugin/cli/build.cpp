@@ -28,10 +28,10 @@ util::Result<int> Run(Context& ctx, const BuildOptions& o) {
   auto selection = LoadSelection(ctx, o.file);
   if (!selection) return selection.error();
   util::Logger log(ctx.err, o.verbosity);
-  auto desired = RenderSelection(ctx, *selection, log, nullptr);  // no cluster needed
-  if (!desired) return desired.error();
+  auto run = RenderSelection(ctx, *selection, log, nullptr);  // no cluster needed
+  if (!run) return run.error();
   bool first = true;
-  for (const auto& m : *desired) {
+  for (const auto& m : run->manifests) {
     for (const auto& d : m.objects) {
       if (!first) ctx.out << "---\n";
       first = false;

@@ -23,6 +23,7 @@ struct Command {
   std::string long_help;   ///< paragraph(s)
   std::string examples;    ///< kubectl-style examples block
   ExitStyle exit_style = ExitStyle::kStandard;
+  std::string args_usage;  ///< e.g. "KEY..."; empty: the command takes no positional arguments
   std::function<void(FlagSet&)> add_flags;
   /// Runs with the parsed flags (for FlagSet::Changed) and the positional arguments; returns the
   /// exit code, or an Error for ReportError.
@@ -38,5 +39,6 @@ Command NewStateListCommand();
 Command NewStateDiffCommand();
 Command NewStateSyncCommand();
 Command NewStateDriftCommand();
+Command NewStateForgetCommand();
 
 }  // namespace tazuna::cli

@@ -41,7 +41,8 @@ std::string CommandHelp(const Command& cmd, const FlagSet& flags) {
   std::string out = cmd.long_help.empty() ? cmd.short_help + "\n" : cmd.long_help;
   if (!cmd.examples.empty()) out += "\nExamples:\n" + cmd.examples;
   out += "\nOptions:\n" + flags.Usage();
-  out += "Usage:\n  kubectl tazuna " + cmd.path + " [flags] [options]\n";
+  out += "Usage:\n  kubectl tazuna " + cmd.path + (cmd.args_usage.empty() ? "" : " " + cmd.args_usage) +
+         " [flags] [options]\n";
   return out;
 }
 

@@ -10,7 +10,8 @@
 namespace tazuna::cli {
 
 std::vector<Command> AllCommands() {
-  return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewStateDriftCommand(), NewBuildCommand(),
+  return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewStateDriftCommand(),
+          NewStateForgetCommand(), NewBuildCommand(),
           NewVersionCommand()};
 }
 
@@ -53,7 +54,7 @@ int RunCommand(Context& ctx, const Command& cmd, const std::vector<std::string>&
     e.hint = "See 'kubectl tazuna " + cmd.path + " --help' for usage.";
     return ReportError(ctx.err, e, cmd.exit_style);
   }
-  if (!positional->empty()) {
+  if (!positional->empty() && cmd.args_usage.empty()) {
     auto e = util::MakeError(util::ErrorKind::kUsage, "unknown command \"" + positional->front() +
                                                           "\" for \"kubectl tazuna " + cmd.path + "\"");
     e.hint = "See 'kubectl tazuna " + cmd.path + " --help' for usage.";

@@ -1,11 +1,15 @@
 #pragma once
 
+#include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "cli/context.hpp"
 #include "cli/options.hpp"
 #include "manifest/manifest.hpp"
 #include "state/desired.hpp"
+#include "state/identity.hpp"
 
 namespace tazuna::cli {
 
@@ -18,10 +22,30 @@ struct Selection {
 /// Loads -f (with -e) and applies -m/-t.
 util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& options);
 
-/// Renders every selected manifest (a few at a time) and hashes its objects. `client` may be null
-/// (no cluster): namespaced-ness then comes from the built-in table. Output is in selection order.
-util::Result<std::vector<state::DesiredManifest>> RenderSelection(Context& ctx, const Selection& selection,
-                                                                  util::Logger& log, kube::Client* client);
+/// Manifests as rendered, with the resolver that gave their objects identities (reused for stored keys).
+struct RenderedRun {
+  std::unique_ptr<manifest::ScopeLookup> discovery;   ///< null without a cluster
+  std::unique_ptr<state::IdentityResolver> identities;
+  std::vector<state::DesiredManifest> manifests;      ///< in the order asked for
+};
+
+/// Renders `manifests` (a few at a time), sets each one's defaultNamespace on namespaced kinds (scope
+/// from discovery, else the CRDs of every manifest rendered here, else the built-in table), and keys,
+/// identifies and hashes the objects. `client` may be null (no cluster; the context namespace is then
+/// unknown). `file` is the loaded tazuna.yaml the manifests belong to.
+util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFile& file,
+                                          const std::vector<const manifest::Manifest*>& manifests,
+                                          util::Logger& log, kube::Client* client);
+
+/// RenderManifests of the selected manifests.
+util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& selection, util::Logger& log,
+                                          kube::Client* client);
+
+/// Where the objects of the manifests the selection leaves out are (identity -> manifest), so that
+/// a prune never deletes what another manifest of tazuna.yaml still renders. Error: the first render
+/// error (the caller then deletes nothing).
+util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Context& ctx, const Selection& selection,
+                                                                             util::Logger& log, kube::Client& client);
 
 /// `git rev-parse HEAD` in `dir`, or "" when not a repository or git is missing.
 std::string GitCommit(Context& ctx, const std::string& dir);

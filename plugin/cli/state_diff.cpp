@@ -6,6 +6,7 @@
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
 #include "state/diff.hpp"
+#include "state/plan.hpp"
 #include "state/store.hpp"
 
 namespace tazuna::cli {
@@ -60,20 +61,23 @@ util::Result<int> Run(Context& ctx, const StateDiffOptions& o) {
   if (!selection) return selection.error();
   auto session = OpenSession(ctx, o.connection);
   if (!session) return session.error();
-  auto desired = RenderSelection(ctx, *selection, (*session)->log, (*session)->client.get());
-  if (!desired) return desired.error();
-  state::StateStore store(*(*session)->client);
+  kube::Client& client = *(*session)->client;
+  auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
+  if (!run) return run.error();
+  state::StateStore store(client);
+  // One GET per state ConfigMap; per object only for the rare pair of keys in two groups.
+  auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
+  if (!inputs) return inputs.error();
   std::vector<state::DiffEntry> all;
-  for (const auto& d : *desired) {
-    auto stored = store.Read(d.name);  // one GET per state ConfigMap; nothing per object
-    if (!stored) return stored.error();
-    auto entries = state::Diff(d, *stored);
-    all.insert(all.end(), entries.begin(), entries.end());
+  std::vector<state::DesiredManifest> desired;
+  for (auto& in : *inputs) {
+    all.insert(all.end(), in.diff.begin(), in.diff.end());
+    desired.push_back(std::move(in.desired));
   }
   state::SortDiff(all);
   PrintDiff(ctx, o, all);
   if (o.show_changes && !all.empty()) {
-    if (auto st = ShowChanges(ctx, *(*session)->client, all, *desired); !st) return st.error();
+    if (auto st = ShowChanges(ctx, client, all, desired); !st) return st.error();
   }
   return all.empty() ? kExitOk : kExitDifferences;
 }

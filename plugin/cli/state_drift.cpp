@@ -53,15 +53,15 @@ util::Result<int> Run(Context& ctx, const StateDriftOptions& o) {
   auto session = OpenSession(ctx, o.connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
-  auto desired = RenderSelection(ctx, *selection, (*session)->log, &client);
-  if (!desired) return desired.error();
+  auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
+  if (!run) return run.error();
   state::StateStore store(client);
   std::vector<state::DriftEntry> all;
-  for (const auto& d : *desired) {
+  for (const auto& d : run->manifests) {
     if (d.always_sync) continue;  // genesissecret: stringData is write-only, re-applied every sync anyway
     auto stored = store.Read(d.name);
     if (!stored) return stored.error();
-    auto entries = state::Drift(client, d, *stored, o.concurrency);
+    auto entries = state::Drift(client, d, *stored, *run->identities, o.concurrency);
     if (!entries) return entries.error();
     all.insert(all.end(), entries->begin(), entries->end());
   }

@@ -9,6 +9,7 @@
 #include "cli/sync_output.hpp"
 #include "manifest/manifest.hpp"
 #include "state/lease.hpp"
+#include "state/plan.hpp"
 #include "state/sync_engine.hpp"
 #include "util/strings.hpp"
 
@@ -20,6 +21,7 @@ struct StateSyncOptions {
   ConnectionOptions connection;
   FileOptions file;
   bool prune = false;
+  bool allow_empty = false;
   std::string dry_run = "none";
   int concurrency = 32;
   std::string output = "table";
@@ -53,19 +55,6 @@ util::Status Validate(const StateSyncOptions& o) {
   return ValidateOutput(o.output, {"table", "json", "yaml"});
 }
 
-// Diffs each rendered manifest against its state, read after the lock is held.
-util::Result<std::vector<state::SyncInput>> Plan(state::StateStore& store, std::vector<state::DesiredManifest> desired) {
-  std::vector<state::SyncInput> inputs;
-  for (auto& d : desired) {
-    auto stored = store.Read(d.name);
-    if (!stored) return stored.error();
-    state::SyncInput in{std::move(d), std::move(*stored), {}};
-    in.diff = state::Diff(in.desired, in.stored);
-    inputs.push_back(std::move(in));
-  }
-  return inputs;
-}
-
 // dependsOn layers; without any dependsOn every manifest is independent, so all go in one layer and
 // sync concurrently (the Go tool runs them one after another).
 std::vector<std::vector<size_t>> Layers(const Selection& s) {
@@ -88,6 +77,15 @@ std::vector<std::vector<size_t>> Layers(const Selection& s) {
   return out;
 }
 
+bool HasRemoved(const std::vector<state::SyncInput>& inputs) {
+  for (const auto& in : inputs) {
+    for (const auto& e : in.diff) {
+      if (e.type == state::ChangeType::kRemoved) return true;
+    }
+  }
+  return false;
+}
+
 util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   if (auto st = Complete(ctx, o); !st) return st.error();
   if (auto st = Validate(o); !st) return st.error();
@@ -99,10 +97,11 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   kube::Client& client = *(*session)->client;
   // The context guard runs before anything is written.
   if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
-  auto desired = RenderSelection(ctx, *selection, (*session)->log, &client);
-  if (!desired) return desired.error();
+  auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
+  if (!run) return run.error();
   state::SyncOptions so;
   so.prune = o.prune;
+  so.allow_empty = o.allow_empty;
   so.dry_run = o.dry_run == "server" ? kube::DryRun::kAll : kube::DryRun::kNone;
   so.concurrency = o.concurrency;
   so.git_commit = GitCommit(ctx, selection->file.dir);
@@ -117,8 +116,17 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
     if (!taken) return taken.error();
     lock = std::move(*taken);
   }
-  auto inputs = Plan(store, std::move(*desired));
+  auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
   if (!inputs) return inputs.error();
+  if (so.prune && HasRemoved(*inputs)) {
+    // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
+    auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client);
+    if (elsewhere) {
+      so.others.rendered_elsewhere = std::move(*elsewhere);
+    } else {
+      so.others.elsewhere_error = "the rest of tazuna.yaml does not render (" + elsewhere.error().message + ")";
+    }
+  }
   Progress progress(ctx.err, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR"));
   state::SyncEngine engine(client, store, ctx.clock, (*session)->log);
   auto report = engine.Run(*inputs, Layers(*selection), so,
@@ -128,7 +136,7 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   PrintSyncReport(ctx, *report, o.output, so);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   PrintSyncSummary(ctx.err, *report, secs, client.requests_sent());
-  return report->failed == 0 ? kExitOk : kExitError;
+  return report->failed == 0 && report->refused == 0 ? kExitOk : kExitError;
 }
 
 }  // namespace
@@ -143,13 +151,18 @@ Command NewStateSyncCommand() {
       "objects with server-side apply (field manager tazuna): Namespaces first, then CRDs (waiting until\n"
       "Established), then the rest. State is checkpointed while objects are applied, so a run that is killed\n"
       "loses nothing and a rerun converges. Removed objects are deleted only with --prune (or\n"
-      "TAZUNA_STATE_SYNC_DELETE=true). One sync at a time holds the Lease tazuna/tazuna-sync.\n";
+      "TAZUNA_STATE_SYNC_DELETE=true), only when every apply succeeded, and only objects tazuna's field\n"
+      "manager owns and no manifest of tazuna.yaml still renders; every kept object says why.\n"
+      "One sync at a time holds the Lease tazuna/tazuna-sync.\n";
   c.examples = "  # Sync everything in ./tazuna.yaml\n  kubectl tazuna state sync\n\n"
                "  # Also delete objects that were removed from the manifests\n  kubectl tazuna state sync --prune\n\n"
                "  # See what the server would do, changing nothing\n  kubectl tazuna state sync --dry-run=server\n";
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
-    f.Bool(&o->prune, "prune", 0, "Delete objects removed from the manifests (also TAZUNA_STATE_SYNC_DELETE=true).");
+    f.Bool(&o->prune, "prune", 0,
+           "Delete objects removed from the manifests (also TAZUNA_STATE_SYNC_DELETE=true); only objects tazuna "
+           "manages, that nothing in tazuna.yaml renders, after every apply succeeded.");
+    f.Bool(&o->allow_empty, "allow-empty", 0, "Let --prune delete every object of a manifest that renders none.");
     f.String(&o->dry_run, "dry-run", 0, "Must be \"none\" or \"server\". server: send every write with dryRun=All; no state changes.");
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     f.String(&o->lock_timeout, "lock-timeout", 0, "How long to wait for another sync's lock (seconds, e.g. 90s).");

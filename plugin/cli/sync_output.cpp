@@ -21,11 +21,33 @@ std::string ObjectErrorText(const util::Error& e) {
 
 std::string VerbText(const state::SyncResult& r, const state::SyncOptions& o) {
   std::string verb = state::VerbName(r.verb);
-  if (r.verb == Verb::kKept && !o.prune) verb += " (pass --prune or TAZUNA_STATE_SYNC_DELETE=true to delete)";
+  if (!r.note.empty()) {
+    verb += " (" + r.note + ")";
+  } else if (r.verb == Verb::kKept && !o.prune) {
+    verb += " (pass --prune or TAZUNA_STATE_SYNC_DELETE=true to delete)";
+  }
   if (o.dry_run == kube::DryRun::kAll && r.verb != Verb::kFailed && r.verb != Verb::kUnchanged) {
     verb += " (server dry run)";
   }
   return verb;
+}
+
+// Kept rows that stay in state until the user acts: prune refusals that fail the run, and objects tazuna
+// does not manage (`state forget` drops the entry without touching the cluster).
+void PrintKeptHints(std::ostream& err, const state::SyncReport& report) {
+  std::map<std::string, int> refused;
+  for (const auto& r : report.results) {
+    if (r.refused) ++refused[r.manifest];
+  }
+  for (const auto& [manifest, n] : refused) {
+    err << "error: manifest \"" << manifest << "\": " << n << " removed object" << (n == 1 ? " was" : "s were")
+        << " not pruned (see the kept rows)\n";
+  }
+  for (const auto& r : report.results) {
+    if (!r.forgettable) continue;
+    err << "hint: " << ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name)
+        << " is not managed by tazuna; to stop tracking it: kubectl tazuna state forget '" << r.key << "'\n";
+  }
 }
 
 }  // namespace
@@ -39,6 +61,7 @@ void PrintSyncReport(Context& ctx, const state::SyncReport& report, const std::s
                           {"kind", r.parsed.kind}, {"namespace", r.parsed.namespace_name},
                           {"name", r.parsed.name}, {"hash", r.hash}, {"result", state::VerbName(r.verb)}};
       if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.error);
+      if (!r.note.empty()) j["reason"] = r.note;
       items.push_back(std::move(j));
     }
     print::PrintList(ctx.out, std::move(items), output);
@@ -56,6 +79,7 @@ void PrintSyncReport(Context& ctx, const state::SyncReport& report, const std::s
             << ObjectErrorText(r.error) << '\n';
     for (const auto& line : r.error.detail_lines) ctx.err << line << '\n';
   }
+  PrintKeptHints(ctx.err, report);
 }
 
 void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests) {
@@ -65,7 +89,8 @@ void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double
   std::snprintf(elapsed, sizeof elapsed, "%.2fs", seconds);
   err << "sync: " << counts[Verb::kCreated] << " created, " << counts[Verb::kConfigured] << " configured, "
       << counts[Verb::kUnchanged] << " unchanged, " << counts[Verb::kDeleted] << " deleted, " << counts[Verb::kKept]
-      << " kept, " << counts[Verb::kFailed] << " failed in " << elapsed << " (" << requests << " API requests, "
+      << " kept, " << (counts[Verb::kSkipped] > 0 ? std::to_string(counts[Verb::kSkipped]) + " skipped, " : "")
+      << counts[Verb::kFailed] << " failed in " << elapsed << " (" << requests << " API requests, "
       << report.state_writes << " state writes)\n";
 }
 

@@ -160,13 +160,18 @@ util::Result<nlohmann::json> Client::Apply(const nlohmann::json& object, const A
   return std::move(r->object);
 }
 
-util::Status Client::Delete(const ObjectRef& ref, Propagation propagation, DryRun dry_run) {
+util::Status Client::Delete(const ObjectRef& ref, Propagation propagation, DryRun dry_run,
+                            const Preconditions& preconditions) {
   auto path = RefPath(ref, true);
   if (!path) return path.error();
   nlohmann::json options = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
   if (propagation == Propagation::kBackground) options["propagationPolicy"] = "Background";
   if (propagation == Propagation::kForeground) options["propagationPolicy"] = "Foreground";
   if (propagation == Propagation::kOrphan) options["propagationPolicy"] = "Orphan";
+  if (!preconditions.uid.empty()) options["preconditions"]["uid"] = preconditions.uid;
+  if (!preconditions.resource_version.empty()) {
+    options["preconditions"]["resourceVersion"] = preconditions.resource_version;
+  }
   // The server reads DeleteOptions from the body when there is one, ignoring the query: dryRun
   // must be in the body too, or a "dry run" deletes for real.
   if (dry_run == DryRun::kAll) options["dryRun"] = {"All"};

@@ -32,6 +32,13 @@ struct ObjectRef {
 enum class DryRun { kNone, kAll };
 enum class Propagation { kDefault, kBackground, kForeground, kOrphan };
 
+/// DeleteOptions preconditions: the server refuses the delete (409 Conflict) unless the live object still
+/// has this uid (and, when set, this resourceVersion). Empty fields are not sent.
+struct Preconditions {
+  std::string uid;
+  std::string resource_version;
+};
+
 /// Server-side apply parameters.
 struct ApplyOptions {
   std::string field_manager = "tazuna";
@@ -65,6 +72,10 @@ class Client {
 
   /// apiVersion+kind -> resource and scope via discovery; kNotFound `no matches for kind "K" in version "G/V"`.
   util::Result<ResourceInfo> Resolve(const std::string& api_version, const std::string& kind);
+  /// Any served version of group/kind (see Discovery::ResolveGroupKind).
+  util::Result<ResourceInfo> ResolveGroupKind(const std::string& group, const std::string& kind) {
+    return discovery_.ResolveGroupKind(group, kind);
+  }
   util::Result<nlohmann::json> Get(const ObjectRef& ref);
   /// Every object (apiVersion and kind filled in), paged with limit=500/continue; restarts on 410 Expired.
   /// An empty namespace lists all namespaces.
@@ -79,7 +90,7 @@ class Client {
   util::Result<ApplyResult> ApplyObject(const nlohmann::json& object, const ApplyOptions& options);
   util::Result<nlohmann::json> Apply(const nlohmann::json& object, const ApplyOptions& options);
   util::Status Delete(const ObjectRef& ref, Propagation propagation = Propagation::kDefault,
-                      DryRun dry_run = DryRun::kNone);
+                      DryRun dry_run = DryRun::kNone, const Preconditions& preconditions = {});
   /// Raw GET of a path such as /version.
   util::Result<nlohmann::json> GetPath(const std::string& path);
   /// Number of HTTP requests sent so far (retries included).

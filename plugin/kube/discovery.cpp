@@ -72,23 +72,31 @@ Discovery::Discovery(DiscoveryFetch fetch, std::string cache_dir, std::string ho
 }
 
 util::Result<ResourceInfo> Discovery::Resolve(const std::string& api_version, const std::string& kind) {
+  const auto [group, version] = SplitApiVersion(api_version);
+  return Find(by_gvk_, Key(group, version, kind),
+              StrCat("no matches for kind ", util::Quote(kind), " in version ", util::Quote(api_version)));
+}
+
+util::Result<ResourceInfo> Discovery::ResolveGroupKind(const std::string& group, const std::string& kind) {
+  return Find(by_gk_, Key(group, "", kind),
+              StrCat("no matches for kind ", util::Quote(kind), " in group ", util::Quote(group)));
+}
+
+util::Result<ResourceInfo> Discovery::Find(const std::map<std::string, ResourceInfo>& index, const std::string& key,
+                                           const std::string& not_found) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!loaded_ && !LoadCache()) {
     if (auto s = Refresh(); !s) return s.error();
   }
   loaded_ = true;
-  const auto [group, version] = SplitApiVersion(api_version);
-  auto it = by_gvk_.find(Key(group, version, kind));
-  if (it == by_gvk_.end() && (!refreshed_ || clock_.Now() - last_refresh_ >= kMinRefreshInterval)) {
+  auto it = index.find(key);
+  if (it == index.end() && (!refreshed_ || clock_.Now() - last_refresh_ >= kMinRefreshInterval)) {
     // A CRD may have been installed since the cache was written (or a moment ago, during a sync):
     // ask the server again, at most once per kMinRefreshInterval.
     if (auto s = Refresh(); !s) return s.error();
-    it = by_gvk_.find(Key(group, version, kind));
+    it = index.find(key);
   }
-  if (it == by_gvk_.end()) {
-    return util::MakeError(util::ErrorKind::kNotFound, StrCat("no matches for kind ", util::Quote(kind),
-                                                              " in version ", util::Quote(api_version)));
-  }
+  if (it == index.end()) return util::MakeError(util::ErrorKind::kNotFound, not_found);
   return it->second;
 }
 
@@ -96,6 +104,7 @@ util::Status Discovery::Refresh() {
   auto all = FetchAll();
   if (!all) return all.error();
   by_gvk_.clear();
+  by_gk_.clear();
   Index(*all);
   refreshed_ = true;
   last_refresh_ = clock_.Now();
@@ -139,7 +148,10 @@ util::Status Discovery::FetchLegacyGroups(const nlohmann::json& group_list, std:
 
 void Discovery::Index(const std::vector<ResourceInfo>& resources) {
   // The first entry wins, so the preferred version's resource is kept when kinds repeat.
-  for (const auto& r : resources) by_gvk_.emplace(Key(r.group, r.version, r.kind), r);
+  for (const auto& r : resources) {
+    by_gvk_.emplace(Key(r.group, r.version, r.kind), r);
+    by_gk_.emplace(Key(r.group, "", r.kind), r);
+  }
 }
 
 bool Discovery::LoadCache() {

@@ -47,8 +47,14 @@ class Discovery {
   Discovery(DiscoveryFetch fetch, std::string cache_dir, std::string host_port, util::Clock& clock);
   /// kNotFound `no matches for kind "K" in version "G/V"` when the server does not serve it.
   util::Result<ResourceInfo> Resolve(const std::string& api_version, const std::string& kind);
+  /// Any served version of `group`/`kind` (the preferred one when several are served), for keys whose
+  /// own version is no longer served. kNotFound when no version is.
+  util::Result<ResourceInfo> ResolveGroupKind(const std::string& group, const std::string& kind);
 
  private:
+  /// Looks `key` up in `index` (by_gvk_ or by_gk_), refreshing once when it is unknown.
+  util::Result<ResourceInfo> Find(const std::map<std::string, ResourceInfo>& index, const std::string& key,
+                                  const std::string& not_found);
   util::Status Refresh();
   util::Result<std::vector<ResourceInfo>> FetchAll();
   util::Status FetchLegacyGroups(const nlohmann::json& group_list, std::vector<ResourceInfo>* out);
@@ -64,6 +70,7 @@ class Discovery {
   std::chrono::system_clock::time_point last_refresh_{};
   static constexpr std::chrono::seconds kMinRefreshInterval{1};
   std::map<std::string, ResourceInfo> by_gvk_;
+  std::map<std::string, ResourceInfo> by_gk_;  ///< group/kind -> first (preferred) version seen
 };
 
 }  // namespace tazuna::kube

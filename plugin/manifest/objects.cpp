@@ -53,21 +53,6 @@ bool IsKind(const json& obj, const std::string& group, const std::string& kind) 
   return StringField(obj, "kind") == kind && GroupOf(StringField(obj, "apiVersion")) == group;
 }
 
-// "group/Kind" -> namespaced?, from CustomResourceDefinitions in the same render.
-std::map<std::string, bool> CrdScopes(const std::vector<json>& objects) {
-  std::map<std::string, bool> out;
-  for (const json& obj : objects) {
-    if (!IsKind(obj, "apiextensions.k8s.io", "CustomResourceDefinition")) continue;
-    auto spec = obj.find("spec");
-    if (spec == obj.end() || !spec->is_object()) continue;
-    auto names = spec->find("names");
-    if (names == spec->end() || !names->is_object()) continue;
-    const std::string key = StringField(*spec, "group") + "/" + StringField(*names, "kind");
-    out[key] = StringField(*spec, "scope") != "Cluster";
-  }
-  return out;
-}
-
 bool IsNamespaced(const json& obj, const std::map<std::string, bool>& crds, ScopeLookup* scopes) {
   const std::string api_version = StringField(obj, "apiVersion"), kind = StringField(obj, "kind");
   if (scopes) {
@@ -101,6 +86,20 @@ util::Status AppendDocument(json doc, size_t index, const std::string& source_na
 }
 
 }  // namespace
+
+std::map<std::string, bool> CrdScopes(const std::vector<json>& objects) {
+  std::map<std::string, bool> out;
+  for (const json& obj : objects) {
+    if (!IsKind(obj, "apiextensions.k8s.io", "CustomResourceDefinition")) continue;
+    auto spec = obj.find("spec");
+    if (spec == obj.end() || !spec->is_object()) continue;
+    auto names = spec->find("names");
+    if (names == spec->end() || !names->is_object()) continue;
+    const std::string key = StringField(*spec, "group") + "/" + StringField(*names, "kind");
+    out[key] = StringField(*spec, "scope") != "Cluster";
+  }
+  return out;
+}
 
 bool IsBuiltinClusterScoped(const std::string& api_version, const std::string& kind) {
   return ClusterScopedTable().count(GroupOf(api_version) + "/" + kind) > 0;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,10 @@ util::Result<std::vector<nlohmann::json>> DocumentsToObjects(std::vector<nlohman
 /// (when it knows), else CRDs among `objects`, else the built-in cluster-scoped table; unknown kinds
 /// count as namespaced. No-op when `ns` is empty.
 void SetDefaultNamespace(std::vector<nlohmann::json>& objects, const std::string& ns, ScopeLookup* scopes);
+
+/// Scopes declared by the CustomResourceDefinitions among `objects`: "group/Kind" -> namespaced
+/// (spec.scope other than "Cluster" counts as namespaced, as the apiserver defaults it).
+std::map<std::string, bool> CrdScopes(const std::vector<nlohmann::json>& objects);
 
 /// Stable reorder: Namespaces, then CustomResourceDefinitions, then everything else.
 void OrderObjects(std::vector<nlohmann::json>& objects);

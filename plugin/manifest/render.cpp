@@ -44,10 +44,11 @@ util::Result<RenderedManifest> Render(const Manifest& manifest, const TazunaFile
   if (!docs) return docs.error().WithContext(context);
   util::Result<Documents> objects = DocumentsToObjects(std::move(*docs), util::JoinPath(file.dir, manifest.path));
   if (!objects) return objects.error().WithContext(context);
-  SetDefaultNamespace(*objects, DefaultNamespace(manifest), ctx.scopes);
+  if (ctx.apply_default_namespace) SetDefaultNamespace(*objects, DefaultNamespace(manifest), ctx.scopes);
   OrderObjects(*objects);
   RenderedManifest out;
   out.name = manifest.name;
+  out.default_namespace = DefaultNamespace(manifest);
   out.objects = std::move(*objects);
   out.always_sync = manifest.type == "genesissecret";
   return out;

@@ -33,6 +33,9 @@ struct RenderContext {
   ScopeLookup* scopes = nullptr;  ///< not owned; null: built-in table plus CRDs in the same render
   std::chrono::seconds tool_timeout{300};
   std::string cache_dir;  ///< ${XDG_CACHE_HOME:-~/.cache}/kubectl-tazuna; oras pulls go under oras/
+  /// false: leave defaultNamespace to the caller (RenderedManifest::default_namespace), which knows the
+  /// CustomResourceDefinitions of every manifest in the run, not just this one's.
+  bool apply_default_namespace = true;
 };
 
 /// The objects of one manifest, in apply order.
@@ -40,6 +43,7 @@ struct RenderedManifest {
   std::string name;
   std::vector<nlohmann::json> objects;
   bool always_sync = false;  ///< genesissecret: re-applied on every sync
+  std::string default_namespace;  ///< DefaultNamespace(manifest)
 };
 
 /// Renders one manifest to objects: splits documents, skips empty and kind-less ones, expands

@@ -4,7 +4,7 @@
 
 namespace tazuna::state {
 
-DesiredManifest Desire(manifest::RenderedManifest rendered) {
+DesiredManifest Desire(manifest::RenderedManifest rendered, IdentityResolver& ids) {
   DesiredManifest out;
   out.name = rendered.name;
   out.always_sync = rendered.always_sync;
@@ -13,6 +13,7 @@ DesiredManifest Desire(manifest::RenderedManifest rendered) {
     DesiredObject d;
     d.key = KeyFor(rendered.name, object);
     d.key_string = d.key.ToString();
+    d.identity = ids.Resolve(d.key);
     d.hash = ContentHash(object);
     d.object = std::move(object);
     out.objects.push_back(std::move(d));

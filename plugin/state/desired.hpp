@@ -6,15 +6,17 @@
 #include <nlohmann/json.hpp>
 
 #include "manifest/render.hpp"
+#include "state/identity.hpp"
 #include "state/state_key.hpp"
 
 namespace tazuna::state {
 
-/// One rendered object with its state identity and content hash.
+/// One rendered object with its state key, identity and content hash.
 struct DesiredObject {
   StateKey key;
-  std::string key_string;  ///< key.ToString()
-  std::string hash;        ///< ContentHash of the rendered object
+  std::string key_string;   ///< key.ToString()
+  ObjectIdentity identity;  ///< where it is applied
+  std::string hash;         ///< ContentHash of the rendered object
   nlohmann::json object;
 };
 
@@ -25,7 +27,7 @@ struct DesiredManifest {
   std::vector<DesiredObject> objects;
 };
 
-/// Keys and hashes the rendered objects of `rendered`.
-DesiredManifest Desire(manifest::RenderedManifest rendered);
+/// Keys, identities and hashes the rendered objects of `rendered`.
+DesiredManifest Desire(manifest::RenderedManifest rendered, IdentityResolver& ids);
 
 }  // namespace tazuna::state

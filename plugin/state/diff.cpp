@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <tuple>
 
 namespace tazuna::state {
@@ -19,48 +18,79 @@ const char* ChangeTypeName(ChangeType type) {
 
 namespace {
 
-// Identity that survives an apiVersion change: group, kind, namespace, name.
-std::string Identity(const StateKey& k) {
-  return k.group + '\x1f' + k.kind + '\x1f' + k.namespace_name + '\x1f' + k.name;
+struct StoredKey {
+  std::string key;
+  std::string hash;
+  StateKey parsed;
+  ObjectIdentity identity;
+  bool valid = false;
+  bool claimed = false;
+};
+
+// The stored key that stands for `d`: the identical key, else one that differs only in the namespace
+// segment (same group and version), else one of another version. Null when none is left.
+StoredKey* Partner(const DesiredObject& d, std::vector<StoredKey*>& candidates) {
+  StoredKey* best = nullptr;
+  int best_rank = 3;
+  for (StoredKey* s : candidates) {
+    if (s->claimed) continue;
+    const int rank = s->key == d.key_string ? 0 : s->parsed.version == d.key.version ? 1 : 2;
+    if (rank < best_rank) best = s, best_rank = rank;
+  }
+  return best;
+}
+
+DiffEntry Paired(const DesiredManifest& desired, size_t i, const StoredKey* s) {
+  const DesiredObject& d = desired.objects[i];
+  DiffEntry e{desired.name, ChangeType::kAdded, d.key_string, d.key, "", "", d.hash, static_cast<int>(i),
+              d.identity, true};
+  if (s != nullptr && s->parsed.version == d.key.version) {
+    e.key = s->key;  // the same object under the stored key string: keep it as written
+    e.parsed = s->parsed;
+  } else if (s != nullptr) {
+    e.old_key = s->key;  // another apiVersion: the rendered key replaces it once applied
+  }
+  if (s != nullptr) e.old_hash = s->hash;
+  if (desired.always_sync) {
+    e.type = ChangeType::kAlwaysSync;
+  } else if (s != nullptr) {
+    e.type = ChangeType::kModified;
+  }
+  return e;
 }
 
 }  // namespace
 
-std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState& stored) {
-  std::vector<DiffEntry> out;
-  std::set<std::string> rendered_keys;
-  std::map<std::string, int> added_by_identity;  // identity -> index in `out`
-  for (size_t i = 0; i < desired.objects.size(); ++i) {
-    const DesiredObject& d = desired.objects[i];
-    rendered_keys.insert(d.key_string);
-    DiffEntry e{desired.name, ChangeType::kAdded, d.key_string, d.key, "", "", d.hash, static_cast<int>(i)};
-    const auto it = stored.entries.find(d.key_string);
-    if (desired.always_sync) {
-      e.type = ChangeType::kAlwaysSync;
-      if (it != stored.entries.end()) e.old_hash = it->second;
-    } else if (it == stored.entries.end()) {
-      added_by_identity[Identity(d.key)] = static_cast<int>(out.size());
-    } else if (it->second != d.hash) {
-      e.type = ChangeType::kModified;
-      e.old_hash = it->second;
-    } else {
-      continue;
-    }
-    out.push_back(std::move(e));
-  }
+std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState& stored, IdentityResolver& ids) {
+  std::vector<StoredKey> keys;
+  keys.reserve(stored.entries.size());
+  std::map<ObjectIdentity, std::vector<StoredKey*>> by_identity;
   for (const auto& [key, hash] : stored.entries) {
-    if (rendered_keys.count(key) > 0) continue;
-    auto parsed = ParseStateKey(key);
-    StateKey k = parsed ? *parsed : StateKey{};
-    const auto moved = added_by_identity.find(Identity(k));
-    if (parsed && moved != added_by_identity.end() && out[moved->second].old_key.empty()) {
-      DiffEntry& e = out[moved->second];  // same object under a new apiVersion
-      e.type = desired.always_sync ? ChangeType::kAlwaysSync : ChangeType::kModified;
-      e.old_key = key;
-      e.old_hash = hash;
-      continue;
+    StoredKey s{key, hash, {}, {}, false, false};
+    if (auto parsed = ParseStateKey(key)) {
+      s.parsed = *parsed;
+      s.identity = ids.Resolve(*parsed);
+      s.valid = true;
     }
-    out.push_back({desired.name, ChangeType::kRemoved, key, k, "", hash, "", -1});
+    keys.push_back(std::move(s));
+  }
+  for (auto& s : keys) {
+    if (s.valid) by_identity[s.identity].push_back(&s);
+  }
+  std::vector<DiffEntry> out;
+  for (size_t i = 0; i < desired.objects.size(); ++i) {
+    StoredKey* partner = nullptr;
+    if (auto it = by_identity.find(desired.objects[i].identity); it != by_identity.end()) {
+      partner = Partner(desired.objects[i], it->second);
+    }
+    if (partner != nullptr) partner->claimed = true;
+    DiffEntry e = Paired(desired, i, partner);
+    const bool unchanged = e.type == ChangeType::kModified && e.old_key.empty() && e.old_hash == e.new_hash;
+    if (!unchanged) out.push_back(std::move(e));
+  }
+  for (const auto& s : keys) {
+    if (s.claimed) continue;
+    out.push_back({desired.name, ChangeType::kRemoved, s.key, s.parsed, "", s.hash, "", -1, s.identity, s.valid});
   }
   SortDiff(out);
   return out;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "state/desired.hpp"
+#include "state/identity.hpp"
 #include "state/store.hpp"
 
 namespace tazuna::state {
@@ -18,17 +19,26 @@ const char* ChangeTypeName(ChangeType type);
 struct DiffEntry {
   std::string manifest;
   ChangeType type = ChangeType::kAdded;
-  std::string key;       ///< state key (the new one for modified; the stored one for removed)
+  std::string key;       ///< the state key to write (for removed: the stored one)
   StateKey parsed;       ///< `key` parsed
-  std::string old_key;   ///< for an apiVersion change: the stored key it replaces; else empty
+  std::string old_key;   ///< a stored key of the same object that `key` replaces (apiVersion or group moved)
   std::string old_hash;  ///< modified, removed
   std::string new_hash;  ///< added, modified, always-sync
   int object_index = -1; ///< index into DesiredManifest::objects (not for removed)
+  ObjectIdentity identity;  ///< where the object is; for removed: where the stored key says it is
+  bool valid_key = true;    ///< false: a stored key that does not parse (never pruned)
 };
 
-/// The differences of one manifest. An object whose apiVersion changed but whose group, kind,
-/// namespace and name did not is one `modified` row carrying `old_key`. Sorted by type, then key.
-std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState& stored);
+/// The differences of one manifest. Stored and rendered keys that resolve to one identity are one
+/// object, never an added plus a removed row:
+///  - keys that differ only in the namespace segment (the Go tool's 6-part keys of cluster-scoped
+///    objects, a namespace that came from the context) pair and keep the stored key string, which the
+///    Go tool reads literally;
+///  - keys that differ in the apiVersion pair as one modified row with `old_key` (the new key replaces
+///    the old one once applied).
+/// Further stored keys of a rendered identity are removed rows (prune keeps the object). Objects that
+/// moved to another group are paired by PairGroupMoves. Sorted by type, then key.
+std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState& stored, IdentityResolver& ids);
 
 /// Sorts entries of several manifests by type, then key (the Go tool's order).
 void SortDiff(std::vector<DiffEntry>& entries);

@@ -29,8 +29,9 @@ json Normalized(json object) {
 bool IsGone(const util::Error& e) { return kube::IsReason(e, "NotFound") || e.kind == util::ErrorKind::kNotFound; }
 
 // nullopt: no drift; otherwise its type. Error for anything but "not found".
-util::Result<std::optional<DriftType>> Check(kube::Client& client, const StateKey& k, const json* rendered) {
-  auto live = client.Get({k.ApiVersion(), k.kind, k.namespace_name, k.name});
+util::Result<std::optional<DriftType>> Check(kube::Client& client, const StateKey& k, const std::string& ns,
+                                             const json* rendered) {
+  auto live = client.Get({k.ApiVersion(), k.kind, ns, k.name});
   if (!live) {
     if (IsGone(live.error())) return std::optional<DriftType>(DriftType::kMissing);
     return live.error();
@@ -47,18 +48,23 @@ util::Result<std::optional<DriftType>> Check(kube::Client& client, const StateKe
 }  // namespace
 
 util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredManifest& desired,
-                                            const ManifestState& stored, int concurrency) {
-  std::map<std::string, const json*> rendered;
-  for (const auto& d : desired.objects) rendered[d.key_string] = &d.object;
+                                            const ManifestState& stored, IdentityResolver& ids, int concurrency) {
+  std::map<ObjectIdentity, const json*> rendered;
+  for (const auto& d : desired.objects) rendered.emplace(d.identity, &d.object);
   const std::vector<std::pair<std::string, std::string>> entries(stored.entries.begin(), stored.entries.end());
+  std::vector<std::optional<ObjectIdentity>> identities;
+  for (const auto& [key, hash] : entries) {
+    auto parsed = ParseStateKey(key);
+    identities.push_back(parsed ? std::optional<ObjectIdentity>(ids.Resolve(*parsed)) : std::nullopt);
+  }
   std::vector<DriftEntry> out;
   std::optional<util::Error> failure;
   std::mutex mu;
   util::ParallelFor(entries.size(), concurrency, [&](size_t i) {
     auto parsed = ParseStateKey(entries[i].first);
-    if (!parsed) return;  // unreadable keys are reported by `state list`
-    const auto it = rendered.find(entries[i].first);
-    auto result = Check(client, *parsed, it == rendered.end() ? nullptr : it->second);
+    if (!parsed || !identities[i]) return;  // unreadable keys are reported by `state list`
+    const auto it = rendered.find(*identities[i]);
+    auto result = Check(client, *parsed, identities[i]->namespace_name, it == rendered.end() ? nullptr : it->second);
     std::lock_guard<std::mutex> lock(mu);
     if (!result) {
       if (!failure) failure = result.error();

@@ -1,4 +1,7 @@
-// SyncEngine::Prune: deletes removed objects after every apply, in reverse dependency order.
+// SyncEngine::Prune: deletes removed objects after every apply, in reverse dependency order, and only
+// what tazuna provably manages and nothing still renders.
+#include <map>
+#include <mutex>
 #include <set>
 
 #include "state/sync_engine.hpp"
@@ -7,19 +10,12 @@
 
 namespace tazuna::state {
 
+using nlohmann::json;
+using util::StrCat;
+
 namespace {
 
-// group/kind/namespace/name of every rendered object: such an object is never pruned, whichever
-// manifest or apiVersion renders it now.
-std::set<std::string> RenderedIdentities(const std::vector<SyncInput>& inputs) {
-  std::set<std::string> out;
-  for (const auto& in : inputs) {
-    for (const auto& d : in.desired.objects) {
-      out.insert(d.key.group + "/" + d.key.kind + "/" + d.key.namespace_name + "/" + d.key.name);
-    }
-  }
-  return out;
-}
+constexpr int kDeleteAttempts = 3;  // a live object that changes between GET and DELETE is read again
 
 // 0: ordinary objects (custom resources included), 1: CRDs, 2: Namespaces.
 int PruneRank(const StateKey& k) {
@@ -28,47 +24,248 @@ int PruneRank(const StateKey& k) {
   return 0;
 }
 
+bool IsGone(const util::Error& e) { return kube::IsReason(e, "NotFound") || e.kind == util::ErrorKind::kNotFound; }
+
+std::string Meta(const json& object, const char* field) {
+  const auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return "";
+  const auto it = meta->find(field);
+  return it != meta->end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// tazuna's field manager owns fields of it: applied by us or the Go tool (server-side apply), or
+// written by the Go tool's early Update under the manager `tazuna`.
+bool ManagedByTazuna(const json& live) {
+  const auto meta = live.find("metadata");
+  if (meta == live.end() || !meta->is_object()) return false;
+  const auto fields = meta->find("managedFields");
+  if (fields == meta->end() || !fields->is_array()) return false;
+  for (const auto& f : *fields) {
+    if (f.is_object() && f.value("manager", "") == "tazuna") return true;
+  }
+  return false;
+}
+
+// kind/namespace/name, for finding the same object rendered under another group.
+std::string KindNamespaceName(const ObjectIdentity& id) {
+  return StrCat(id.kind, "\x1f", id.namespace_name, "\x1f", id.name);
+}
+
 }  // namespace
+
+struct SyncEngine::PruneTask {
+  const DiffEntry* entry = nullptr;
+  bool empty_manifest = false;  ///< its manifest renders nothing
+  SyncResult result;
+};
+
+// One prune: the guards that need no request, then per object (a rank at a time) the live checks
+// and the delete.
+class SyncEngine::PruneRun {
+ public:
+  PruneRun(SyncEngine& engine, Checkpointer& cp, const SyncOptions& o) : e_(engine), cp_(cp), o_(o) {}
+
+  void Index(const std::vector<SyncInput>& inputs) {
+    for (const auto& in : inputs) {
+      for (const auto& d : in.desired.objects) rendered_.emplace(d.identity, in.desired.name);
+    }
+    rendered_.insert(o_.others.rendered_elsewhere.begin(), o_.others.rendered_elsewhere.end());
+    for (const auto& [id, manifest] : rendered_) {
+      by_kind_name_.emplace(KindNamespaceName(id), id);
+      if (!id.namespace_name.empty()) ++in_namespace_[id.namespace_name];
+    }
+  }
+
+  // Decides what needs no request; true when the task still needs the cluster.
+  bool Screen(PruneTask& t, int failed_applies) {
+    const DiffEntry& e = *t.entry;
+    if (!e.valid_key) return Keep(t, "invalid state key", Forget::kNo);
+    if (auto it = rendered_.find(e.identity); it != rendered_.end()) {
+      return Keep(t, StrCat("still rendered by manifest ", util::Quote(it->second)), Forget::kYes);
+    }
+    if (!o_.prune) return Keep(t, "", Forget::kNo);
+    if (failed_applies > 0) {
+      return Keep(t, StrCat("not pruned: ", failed_applies, failed_applies == 1 ? " apply" : " applies", " failed"),
+                  Forget::kNo);
+    }
+    if (!o_.others.elsewhere_error.empty()) {
+      t.result.refused = true;
+      return Keep(t, "not pruned: " + o_.others.elsewhere_error, Forget::kNo);
+    }
+    if (t.empty_manifest && !o_.allow_empty) {
+      t.result.refused = true;
+      return Keep(t, "not pruned: the manifest renders no objects; pass --allow-empty to prune it", Forget::kNo);
+    }
+    return true;
+  }
+
+  // Reads the live object and deletes it when every check passes.
+  void PruneOne(PruneTask& t, int rank) {
+    for (int attempt = 1; attempt <= kDeleteAttempts; ++attempt) {
+      auto live = GetLive(t.entry->parsed, t.entry->identity);
+      if (!live) {
+        if (IsGone(live.error())) return Gone(t);
+        return Fail(t, live.error());
+      }
+      if (!ManagedByTazuna(*live)) {
+        Keep(t, "not managed by tazuna", Forget::kNo);
+        t.result.forgettable = true;
+        return;
+      }
+      if (auto other = RenderedInOtherGroup(*t.entry, *live)) {
+        Keep(t, StrCat("still rendered as ", *other), Forget::kYes);
+        return;
+      }
+      if (auto why = CascadeGuard(rank, t.entry->identity, *live); !why.empty()) {
+        Keep(t, why, Forget::kNo);
+        return;
+      }
+      const kube::Preconditions pre{Meta(*live, "uid"), Meta(*live, "resourceVersion")};
+      auto st = e_.Limited([&] {
+        return e_.client_.Delete(Ref(t.entry->parsed, t.entry->identity), kube::Propagation::kBackground, o_.dry_run, pre);
+      });
+      if (st) return Deleted(t, pre.uid);
+      if (IsGone(st.error())) return Gone(t);
+      if (!kube::IsReason(st.error(), "Conflict")) return Fail(t, st.error());
+      // Changed, or replaced by a new object, since it was read: read it again, check again.
+    }
+    Keep(t, "kept changing while being pruned; not deleted", Forget::kNo);
+  }
+
+ private:
+  enum class Forget { kYes, kNo };
+
+  static kube::ObjectRef Ref(const StateKey& k, const ObjectIdentity& id) {
+    return {k.ApiVersion(), k.kind, id.namespace_name, k.name};
+  }
+
+  // The live object by the key's apiVersion, or by the group's served version when that one is gone.
+  util::Result<json> GetLive(const StateKey& k, const ObjectIdentity& id) {
+    kube::ObjectRef ref = Ref(k, id);
+    if (!e_.client_.Resolve(ref.api_version, ref.kind)) {
+      auto served = e_.client_.ResolveGroupKind(k.group, k.kind);
+      if (!served) return served.error();
+      ref.api_version = served->group.empty() ? served->version : StrCat(served->group, "/", served->version);
+    }
+    return e_.Limited([&] { return e_.client_.Get(ref); });
+  }
+
+  // Another group serving the same resource (events, once extensions/networking ingresses) renders
+  // this very object when the live uids agree: returns that object's apiVersion and kind.
+  std::optional<std::string> RenderedInOtherGroup(const DiffEntry& e, const json& live) {
+    const auto [first, last] = by_kind_name_.equal_range(KindNamespaceName(e.identity));
+    for (auto it = first; it != last; ++it) {
+      const ObjectIdentity& id = it->second;
+      if (id.group == e.identity.group) continue;
+      auto served = e_.client_.ResolveGroupKind(id.group, id.kind);
+      if (!served) continue;
+      const std::string api_version = id.group.empty() ? served->version : StrCat(id.group, "/", served->version);
+      auto other = e_.Limited([&] { return e_.client_.Get({api_version, id.kind, id.namespace_name, id.name}); });
+      if (other && Meta(*other, "uid") == Meta(live, "uid")) return StrCat(api_version, " ", id.kind);
+    }
+    return std::nullopt;
+  }
+
+  // Why deleting would take more with it: custom resources of a CRD (other than those this prune
+  // deleted), objects tazuna renders inside a Namespace. Empty when the delete may go ahead.
+  std::string CascadeGuard(int rank, const ObjectIdentity& id, const json& live) {
+    if (rank == 2) {
+      const auto it = in_namespace_.find(id.name);
+      if (it != in_namespace_.end()) return StrCat(it->second, " rendered objects live in it");
+      return "";
+    }
+    if (rank != 1) return "";
+    auto remaining = RemainingCustomResources(live);
+    if (!remaining) return "cannot list its custom resources: " + remaining.error().message;
+    if (*remaining > 0) return StrCat(*remaining, " custom resource", *remaining == 1 ? "" : "s", " of it exist");
+    return "";
+  }
+
+  util::Result<int> RemainingCustomResources(const json& crd) {
+    const json spec = crd.value("spec", json::object());
+    const std::string group = spec.value("group", "");
+    const std::string kind = spec.value("names", json::object()).value("kind", "");
+    std::string version;
+    for (const auto& v : spec.value("versions", json::array())) {
+      if (!v.is_object() || !v.value("served", false)) continue;
+      if (version.empty() || v.value("storage", false)) version = v.value("name", "");
+    }
+    if (version.empty()) return 0;  // nothing served: no custom resource can be reached or remain
+    auto items = e_.Limited([&] { return e_.client_.List(StrCat(group, "/", version), kind, ""); });
+    if (!items) return IsGone(items.error()) ? util::Result<int>(0) : util::Result<int>(items.error());
+    std::lock_guard<std::mutex> lock(mu_);
+    int count = 0;
+    for (const auto& item : *items) count += deleted_uids_.count(Meta(item, "uid")) == 0 ? 1 : 0;
+    return count;
+  }
+
+  bool Keep(PruneTask& t, std::string note, Forget forget) {
+    t.result.verb = Verb::kKept;
+    t.result.note = std::move(note);
+    if (forget == Forget::kYes && o_.dry_run == kube::DryRun::kNone) cp_.Set(t.result.manifest, t.result.key, std::nullopt);
+    return false;
+  }
+  void Gone(PruneTask& t) {
+    t.result.verb = Verb::kDeleted;
+    t.result.note = "already gone";
+    if (o_.dry_run == kube::DryRun::kNone) cp_.Set(t.result.manifest, t.result.key, std::nullopt);
+  }
+  void Deleted(PruneTask& t, const std::string& uid) {
+    t.result.verb = Verb::kDeleted;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      deleted_uids_.insert(uid);
+    }
+    if (o_.dry_run == kube::DryRun::kNone) cp_.Set(t.result.manifest, t.result.key, std::nullopt);
+  }
+  void Fail(PruneTask& t, util::Error error) {
+    t.result.verb = Verb::kFailed;
+    t.result.error = std::move(error);
+  }
+
+  SyncEngine& e_;
+  Checkpointer& cp_;
+  const SyncOptions& o_;
+  std::map<ObjectIdentity, std::string> rendered_;          // identity -> manifest rendering it
+  std::multimap<std::string, ObjectIdentity> by_kind_name_;  // kind/namespace/name -> rendered identities
+  std::map<std::string, int> in_namespace_;                  // namespace -> rendered objects in it
+  std::mutex mu_;
+  std::set<std::string> deleted_uids_;  // guarded by mu_
+};
 
 void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o,
                        std::vector<SyncResult>& out) {
-  const auto rendered = RenderedIdentities(inputs);
-  std::vector<SyncResult> ranks[3];
+  int failed_applies = 0;
+  for (const auto& r : out) failed_applies += r.verb == Verb::kFailed ? 1 : 0;
+  PruneRun run(*this, cp, o);
+  run.Index(inputs);
+  std::vector<PruneTask> ranks[3];
+  std::vector<PruneTask> screened;
   for (const auto& in : inputs) {
     for (auto it = in.diff.rbegin(); it != in.diff.rend(); ++it) {
       if (it->type != ChangeType::kRemoved) continue;
-      const StateKey& k = it->parsed;
-      SyncResult r{it->manifest, it->key, k, Verb::kKept, it->old_hash, {}};
-      if (rendered.count(k.group + "/" + k.kind + "/" + k.namespace_name + "/" + k.name) > 0) {
-        if (o.prune && o.dry_run == kube::DryRun::kNone) cp.Set(it->manifest, it->key, std::nullopt);
-        r.verb = Verb::kKept;  // still rendered elsewhere: forget the old key, keep the object
+      PruneTask t{&*it, in.desired.objects.empty(), {it->manifest, it->key, it->parsed, Verb::kKept, it->old_hash, {}, "", false}};
+      if (run.Screen(t, failed_applies)) {
+        ranks[PruneRank(it->parsed)].push_back(std::move(t));
+      } else {
+        screened.push_back(std::move(t));
       }
-      ranks[o.prune ? PruneRank(k) : 0].push_back(std::move(r));
     }
   }
-  for (auto& rank : ranks) {
-    util::ParallelFor(rank.size(), o.prune ? o.concurrency : 1, [&](size_t i) {
-      SyncResult& r = rank[i];
-      const StateKey& k = r.parsed;
-      if (!o.prune || rendered.count(k.group + "/" + k.kind + "/" + k.namespace_name + "/" + k.name) > 0) return;
-      const std::string api_version = k.group.empty() ? k.version : k.group + "/" + k.version;
-      auto st = Limited([&] {
-        return client_.Delete({api_version, k.kind, k.namespace_name, k.name}, kube::Propagation::kBackground, o.dry_run);
-      });
-      // NotFound (object or its whole kind gone, e.g. a deleted CRD) means there is nothing to delete.
-      if (st || kube::IsReason(st.error(), "NotFound") || st.error().kind == util::ErrorKind::kNotFound) {
-        r.verb = Verb::kDeleted;
-        if (o.dry_run == kube::DryRun::kNone) cp.Set(r.manifest, r.key, std::nullopt);
-      } else {
-        r.verb = Verb::kFailed;
-        r.error = st.error();
-      }
+  for (int rank = 0; rank < 3; ++rank) {
+    auto& tasks = ranks[rank];
+    util::ParallelFor(tasks.size(), o.concurrency, [&](size_t i) {
+      run.PruneOne(tasks[i], rank);
       Tick();
       if (o.dry_run == kube::DryRun::kNone) {
-        if (auto fst = cp.MaybeFlush(); !fst) log_.Warning(fst.error().message);
+        if (auto st = cp.MaybeFlush(); !st) log_.Warning(st.error().message);
       }
     });
-    for (auto& r : rank) out.push_back(std::move(r));
+    for (auto& t : tasks) out.push_back(std::move(t.result));
+  }
+  for (auto& t : screened) {
+    if (o.prune) Tick();
+    out.push_back(std::move(t.result));
   }
 }
 

@@ -180,4 +180,17 @@ util::Status StateStore::Write(ManifestState& state) {
   return util::Ok();
 }
 
+util::Status StateStore::Delete(const ManifestState& state) {
+  for (const auto& object : state.objects) {
+    if (object.resource_version.empty()) continue;
+    auto st = client_.Delete({"v1", "ConfigMap", kStateNamespace, object.name}, kube::Propagation::kDefault,
+                             kube::DryRun::kNone, {"", object.resource_version});
+    if (!st && kube::IsReason(st.error(), "Conflict")) {
+      return MakeError(ErrorKind::kConflict, StrCat("configmap ", object.name, " was changed by another writer"));
+    }
+    if (!st && !kube::IsReason(st.error(), "NotFound")) return st;
+  }
+  return util::Ok();
+}
+
 }  // namespace tazuna::state

@@ -61,6 +61,10 @@ class StateStore {
   /// Writes `state` conditionally on the resourceVersions it was read with. kConflict when another
   /// writer got there first (the caller re-reads and merges). Updates `state.objects` on success.
   util::Status Write(ManifestState& state);
+  /// Deletes the state ConfigMaps of `state` (base first, so the record goes at once; then its spill
+  /// shards), each conditional on the resourceVersion it was read with (kConflict when it changed).
+  /// Touches nothing else in the cluster.
+  util::Status Delete(const ManifestState& state);
 
  private:
   util::Status WriteOne(ShardObject& object, const std::map<std::string, std::string>& data);

@@ -18,6 +18,7 @@ const char* VerbName(Verb verb) {
     case Verb::kUnchanged: return "unchanged";
     case Verb::kDeleted: return "deleted";
     case Verb::kKept: return "kept";
+    case Verb::kSkipped: return "skipped";
     case Verb::kFailed: return "failed";
   }
   return "unknown";
@@ -136,7 +137,7 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
     SyncInput& in = inputs[idx];
     for (const auto& e : in.diff) {
       if (!IsApply(e)) continue;
-      Task t{&e, &in.desired.objects[e.object_index].object, {e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash, {}}};
+      Task t{&e, &in.desired.objects[e.object_index].object, {e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash, {}, "", false}};
       phases[static_cast<int>(PhaseOf(e.parsed))].push_back(std::move(t));
       // Record intent before the object can exist: an empty hash reads back as "modified", so a
       // run killed after this point re-applies it (or prunes it) instead of forgetting it.
@@ -159,6 +160,17 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
   return util::Ok();
 }
 
+void SyncEngine::SkipLayer(const std::vector<SyncInput>& inputs, const std::vector<size_t>& layer,
+                           std::vector<SyncResult>& out) {
+  for (size_t idx : layer) {
+    for (const auto& e : inputs[idx].diff) {
+      if (!IsApply(e)) continue;
+      out.push_back({e.manifest, e.key, e.parsed, Verb::kSkipped, e.new_hash, {}, "an earlier dependsOn layer failed", false});
+      Tick();
+    }
+  }
+}
+
 util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const std::vector<std::vector<size_t>>& layers,
                                          const SyncOptions& o, const ProgressFn& progress) {
   progress_ = progress;
@@ -172,19 +184,29 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   for (auto& in : inputs) cp.Track(in.stored);
   SyncReport report;
   for (const auto& layer : layers) {
+    if (std::any_of(report.results.begin(), report.results.end(), [](const SyncResult& r) { return r.verb == Verb::kFailed; })) {
+      SkipLayer(inputs, layer, report.results);  // as the Go tool, a failed layer stops the ones after it
+      continue;
+    }
     if (auto st = ApplyLayer(inputs, layer, cp, o, report.results); !st) return st.error();
   }
   Prune(inputs, cp, o, report.results);
   for (const auto& in : inputs) {
-    std::set<std::string> touched;
-    for (const auto& e : in.diff) touched.insert(e.key);
-    for (const auto& d : in.desired.objects) {
-      if (touched.count(d.key_string) == 0) report.results.push_back({in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash, {}});
+    std::vector<bool> touched(in.desired.objects.size(), false);
+    for (const auto& e : in.diff) {
+      if (e.object_index >= 0) touched[e.object_index] = true;
+    }
+    for (size_t i = 0; i < in.desired.objects.size(); ++i) {
+      const DesiredObject& d = in.desired.objects[i];
+      if (!touched[i]) report.results.push_back({in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash, {}, "", false});
     }
   }
-  for (const auto& r : report.results) report.failed += r.verb == Verb::kFailed ? 1 : 0;
+  for (const auto& r : report.results) {
+    report.failed += r.verb == Verb::kFailed ? 1 : 0;
+    report.refused += r.refused ? 1 : 0;
+  }
   if (o.dry_run == kube::DryRun::kNone) {
-    if (report.failed == 0) {
+    if (report.failed == 0 && report.refused == 0) {
       const Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), 0};
       for (const auto& in : inputs) cp.SetMetadata(in.desired.name, meta);
     }

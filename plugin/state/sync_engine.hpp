@@ -17,7 +17,7 @@
 namespace tazuna::state {
 
 /// What happened to one object in a sync (kubectl's verbs).
-enum class Verb { kCreated, kConfigured, kUnchanged, kDeleted, kKept, kFailed };
+enum class Verb { kCreated, kConfigured, kUnchanged, kDeleted, kKept, kSkipped, kFailed };
 const char* VerbName(Verb verb);
 
 /// One object's outcome.
@@ -28,21 +28,35 @@ struct SyncResult {
   Verb verb = Verb::kUnchanged;
   std::string hash;
   util::Error error;  ///< for kFailed
+  std::string note;   ///< why, for kept, skipped and some deletes ("not managed by tazuna")
+  bool forgettable = false;  ///< kept while its state entry stays: `state forget` is the way out
+  bool refused = false;      ///< a prune refused for a reason that fails the run (empty render, ...)
 };
 
 struct SyncReport {
   std::vector<SyncResult> results;  ///< applies in apply order, unchanged, then prunes
   int failed = 0;
+  int refused = 0;  ///< removed objects a prune refused to delete for a reason that fails the run
   int state_writes = 0;
+};
+
+/// What prune must know beyond the manifests this run syncs.
+struct PruneScope {
+  /// Objects rendered by manifests of tazuna.yaml that -m/-t left out of this run -> manifest name.
+  std::map<ObjectIdentity, std::string> rendered_elsewhere;
+  /// Non-empty: why the rest of tazuna.yaml could not be rendered; then nothing is deleted.
+  std::string elsewhere_error;
 };
 
 struct SyncOptions {
   bool prune = false;
+  bool allow_empty = false;  ///< prune a manifest that renders no objects
   kube::DryRun dry_run = kube::DryRun::kNone;
   int concurrency = 16;
   std::string git_commit;
   std::chrono::seconds crd_timeout{60};
   std::chrono::milliseconds checkpoint_interval{500};
+  PruneScope others;
 };
 
 /// One manifest to sync: its render, its state as read, and the diff between them.
@@ -59,9 +73,13 @@ using ProgressFn = std::function<void(size_t done, size_t total)>;
 /// Requests in flight adapt between 1 and `concurrency` (AdaptiveLimit).
 /// `layers` are dependsOn layers of indexes into `inputs`; within a layer Namespaces go first,
 /// then CRDs (waiting until Established), then the rest, `concurrency` requests in flight.
-/// Prunes (when asked) run after all applies, in reverse: everything else, then CRDs, then
-/// Namespaces; an object still rendered (any manifest, any apiVersion) is never deleted.
-/// Per-object failures are reported in the result (the rest still complete); a state write
+/// A layer after one with a failed apply is not started (its objects are `skipped`).
+/// Prunes (when asked) run after all applies and only when none failed, in reverse: everything else,
+/// then CRDs, then Namespaces. Never deleted: an object still rendered (any manifest of tazuna.yaml,
+/// any key, any group serving it), one tazuna's field manager does not own, a CRD with custom
+/// resources left, a Namespace holding rendered objects, the objects of a manifest that renders
+/// nothing (unless allow_empty). Deletes carry uid and resourceVersion preconditions. Every kept row
+/// says why. Per-object failures are reported in the result (the rest still complete); a state write
 /// failure aborts with an Error.
 class SyncEngine {
  public:
@@ -75,11 +93,14 @@ class SyncEngine {
   struct Task;
   util::Status ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, Checkpointer& cp,
                           const SyncOptions& o, std::vector<SyncResult>& out);
+  void SkipLayer(const std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, std::vector<SyncResult>& out);
   void ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const SyncOptions& o);
   void ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o);
   util::Result<kube::ApplyResult> ApplyOrReplace(const nlohmann::json& object, const SyncOptions& o);
   void WaitEstablished(const std::vector<Task>& crds, const SyncOptions& o);
   void Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out);
+  struct PruneTask;
+  class PruneRun;
   void Tick();
   /// Runs one request under the adaptive limit.
   template <class F>
@@ -92,8 +113,8 @@ class SyncEngine {
   ProgressFn progress_;
   std::atomic<size_t> done_{0};
   size_t total_ = 0;
-  bool crds_applied_ = false;
-  std::unique_ptr<AdaptiveLimit> limit_;  ///< requests in flight, adapted to the server  ///< this run applied CRDs: custom resources may wait for discovery
+  bool crds_applied_ = false;  ///< this run applied CRDs: custom resources may wait for discovery
+  std::unique_ptr<AdaptiveLimit> limit_;  ///< requests in flight, adapted to the server
 };
 
 template <class F>

@@ -175,6 +175,16 @@ TEST_CASE("client: Delete sends propagation and dry run; errors carry the Status
   CHECK(f.transport.requests.back().url == "https://k.example:6443/prefix/api/v1/namespaces/x/configmaps/cm?dryRun=All");
 }
 
+TEST_CASE("client: Delete sends uid and resourceVersion preconditions in DeleteOptions") {
+  Fixture f;
+  f.transport.Add("DELETE /prefix/api/v1/namespaces/x/configmaps/cm", 200, R"({"kind":"Status","status":"Success"})");
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  REQUIRE(c.Delete({"v1", "ConfigMap", "x", "cm"}, Propagation::kBackground, DryRun::kNone, {"u-1", "42"}));
+  CHECK(f.transport.requests.back().body ==
+        R"({"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"resourceVersion":"42","uid":"u-1"},)"
+        R"("propagationPolicy":"Background"})");
+}
+
 TEST_CASE("client: no credentials over plain http") {
   Fixture f;
   f.config.server = "http://k.example/prefix";

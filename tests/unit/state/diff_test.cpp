@@ -6,6 +6,12 @@ namespace tazuna::state {
 
 namespace {
 
+// No discovery: scopes from the built-in table; the context namespace is "ctx".
+IdentityResolver& Ids() {
+  static IdentityResolver ids(nullptr, "ctx");
+  return ids;
+}
+
 DesiredObject Obj(const std::string& manifest, const std::string& api_version, const std::string& kind,
                   const std::string& ns, const std::string& name, const std::string& hash) {
   nlohmann::json o = {{"apiVersion", api_version}, {"kind", kind}, {"metadata", {{"name", name}}}};
@@ -13,6 +19,7 @@ DesiredObject Obj(const std::string& manifest, const std::string& api_version, c
   DesiredObject d;
   d.key = KeyFor(manifest, o);
   d.key_string = d.key.ToString();
+  d.identity = Ids().Resolve(d.key);
   d.hash = hash;
   d.object = o;
   return d;
@@ -31,7 +38,7 @@ TEST_CASE("diff: added, modified, removed, unchanged; sorted by type then key") 
                                    Obj("web", "v1", "ConfigMap", "ns", "same", "h3")}};
   ManifestState s;
   s.entries = {{"web//v1/ConfigMap/ns/a", "old"}, {"web//v1/ConfigMap/ns/same", "h3"}, {"web//v1/ConfigMap/ns/gone", "h9"}};
-  const auto entries = Diff(d, s);
+  const auto entries = Diff(d, s, Ids());
   CHECK(Rows(entries) ==
         "added web//v1/ConfigMap/ns/b\nmodified web//v1/ConfigMap/ns/a\nremoved web//v1/ConfigMap/ns/gone\n");
   CHECK(entries[1].old_hash == "old");
@@ -43,7 +50,7 @@ TEST_CASE("diff: an apiVersion change of the same group/kind/namespace/name is o
   DesiredManifest d{"m", false, {Obj("m", "example.io/v2", "Gadget", "ns", "g", "new")}};
   ManifestState s;
   s.entries = {{"m/example.io/v1/Gadget/ns/g", "old"}};
-  const auto entries = Diff(d, s);
+  const auto entries = Diff(d, s, Ids());
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].type == ChangeType::kModified);
   CHECK(entries[0].key == "m/example.io/v2/Gadget/ns/g");
@@ -52,18 +59,61 @@ TEST_CASE("diff: an apiVersion change of the same group/kind/namespace/name is o
 
 TEST_CASE("diff: genesissecret objects are always-sync; a pending (empty) hash reads as modified") {
   DesiredManifest d{"sec", true, {Obj("sec", "v1", "Secret", "ns", "s", "h")}};
-  CHECK(Rows(Diff(d, {})) == "always-sync sec//v1/Secret/ns/s\n");
+  CHECK(Rows(Diff(d, {}, Ids())) == "always-sync sec//v1/Secret/ns/s\n");
   DesiredManifest p{"m", false, {Obj("m", "v1", "ConfigMap", "", "c", "h")}};
   ManifestState s;
   s.entries = {{"m//v1/ConfigMap/c", ""}};
-  CHECK(Rows(Diff(p, s)) == "modified m//v1/ConfigMap/c\n");
+  CHECK(Rows(Diff(p, s, Ids())) == "modified m//v1/ConfigMap/c\n");
 }
 
 TEST_CASE("diff: nothing changed gives no rows") {
   DesiredManifest d{"m", false, {Obj("m", "v1", "ConfigMap", "ns", "c", "h")}};
   ManifestState s;
   s.entries = {{"m//v1/ConfigMap/ns/c", "h"}};
-  CHECK(Diff(d, s).empty());
+  CHECK(Diff(d, s, Ids()).empty());
+}
+
+TEST_CASE("diff: keys that differ only in the namespace segment are one object under the stored key") {
+  // The Go tool's 6-part key of a ClusterRole (defaultNamespace set on it), and a namespace that came
+  // from the context: paired, and the stored key string is kept as written.
+  DesiredManifest d{"m", false, {Obj("m", "rbac.authorization.k8s.io/v1", "ClusterRole", "", "admin", "h1"),
+                                 Obj("m", "v1", "ConfigMap", "", "cfg", "h2")}};
+  ManifestState s;
+  s.entries = {{"m/rbac.authorization.k8s.io/v1/ClusterRole/default/admin", "h1"}, {"m//v1/ConfigMap/ctx/cfg", "old"}};
+  const auto entries = Diff(d, s, Ids());
+  CHECK(Rows(entries) == "modified m//v1/ConfigMap/ctx/cfg\n");
+  CHECK(entries[0].old_key.empty());
+  CHECK(entries[0].object_index == 1);
+}
+
+TEST_CASE("diff: a second stored key of a rendered object is removed; its partner is the exact key") {
+  DesiredManifest d{"m", false, {Obj("m", "rbac.authorization.k8s.io/v1", "ClusterRole", "", "admin", "h")}};
+  ManifestState s;
+  s.entries = {{"m/rbac.authorization.k8s.io/v1/ClusterRole/admin", "h"},
+               {"m/rbac.authorization.k8s.io/v1/ClusterRole/default/admin", "h"}};
+  const auto entries = Diff(d, s, Ids());
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].type == ChangeType::kRemoved);
+  CHECK(entries[0].key == "m/rbac.authorization.k8s.io/v1/ClusterRole/default/admin");
+  CHECK(entries[0].identity == d.objects[0].identity);  // prune sees it is still rendered
+}
+
+TEST_CASE("diff: another namespace or another group is another object") {
+  DesiredManifest d{"m", false, {Obj("m", "v1", "ConfigMap", "a", "c", "h"), Obj("m", "events.k8s.io/v1", "Event", "a", "e", "h")}};
+  ManifestState s;
+  s.entries = {{"m//v1/ConfigMap/b/c", "h"}, {"m//v1/Event/a/e", "h"}};
+  CHECK(Rows(Diff(d, s, Ids())) ==
+        "added m//v1/ConfigMap/a/c\nadded m/events.k8s.io/v1/Event/a/e\nremoved m//v1/ConfigMap/b/c\n"
+        "removed m//v1/Event/a/e\n");
+}
+
+TEST_CASE("diff: an unparsable stored key is a removed row marked invalid") {
+  ManifestState s;
+  s.entries = {{"m/bad", "h"}};
+  const auto entries = Diff(DesiredManifest{"m", false, {}}, s, Ids());
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].type == ChangeType::kRemoved);
+  CHECK_FALSE(entries[0].valid_key);
 }
 
 }  // namespace tazuna::state

@@ -1,0 +1,150 @@
+// kubectl tazuna state forget [-f FILE] [-m NAME] KEY... | --orphaned
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/pipeline.hpp"
+#include "state/lease.hpp"
+#include "state/state_key.hpp"
+#include "state/store.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::cli {
+
+namespace {
+
+struct StateForgetOptions {
+  ConnectionOptions connection;
+  FileOptions file;
+  bool orphaned = false;
+  std::vector<std::string> keys;  ///< positional
+};
+
+util::Status Validate(const StateForgetOptions& o) {
+  if (o.orphaned && !o.keys.empty()) return util::MakeError(util::ErrorKind::kUsage, "--orphaned takes no KEY arguments");
+  if (o.orphaned && !o.file.manifests.empty()) {
+    return util::MakeError(util::ErrorKind::kUsage, "--orphaned and --manifest cannot be used together");
+  }
+  if (!o.orphaned && o.keys.empty()) {
+    return util::MakeError(util::ErrorKind::kUsage, "give the state KEYs to forget, or --orphaned");
+  }
+  if (o.file.manifests.size() > 1) return util::MakeError(util::ErrorKind::kUsage, "--manifest may be given once");
+  return util::Ok();
+}
+
+// The spellings `key` may stand for, most literal first: the key itself (a ConfigMap data key is
+// decoded), then, with -m, the key under that manifest (`-m web /v1/ConfigMap/default/cfg`).
+std::vector<std::string> Spellings(const std::string& key, const std::string& manifest) {
+  const std::string plain = key.find('/') == std::string::npos ? state::DecodeDataKey(key) : key;
+  std::vector<std::string> out;
+  auto parsed = state::ParseStateKey(plain);
+  if (parsed && (manifest.empty() || parsed->manifest == manifest)) out.push_back(plain);
+  if (!manifest.empty()) out.push_back(manifest + (util::StartsWith(plain, "/") ? "" : "/") + plain);
+  return out;
+}
+
+util::Result<std::unique_ptr<state::SyncLock>> Lock(Context& ctx, kube::Client& client, util::Logger& log) {
+  state::LockOptions lo;
+  lo.holder = state::DefaultHolderIdentity();
+  return state::SyncLock::Acquire(client, ctx.clock, log, lo);
+}
+
+util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForgetOptions& o) {
+  const std::string only = o.file.manifests.empty() ? "" : o.file.manifests.front();
+  std::map<std::string, state::ManifestState> states;
+  std::map<std::string, std::vector<std::string>> found;  // manifest -> keys to erase
+  for (const auto& key : o.keys) {
+    bool hit = false;
+    for (const auto& spelled : Spellings(key, only)) {
+      const std::string manifest = state::ParseStateKey(spelled) ? state::ParseStateKey(spelled)->manifest : "";
+      if (manifest.empty()) continue;
+      if (!states.count(manifest)) {
+        auto read = store.Read(manifest);
+        if (!read) return read.error();
+        states.emplace(manifest, std::move(*read));
+      }
+      if (states[manifest].entries.count(spelled) == 0) continue;
+      found[manifest].push_back(spelled);
+      hit = true;
+      break;
+    }
+    if (!hit) {
+      return util::MakeError(util::ErrorKind::kNotFound, util::StrCat("no state entry ", util::Quote(key),
+                                                                      only.empty() ? "" : " in manifest " + util::Quote(only)));
+    }
+  }
+  for (auto& [manifest, keys] : found) {
+    state::ManifestState& st = states[manifest];
+    for (const auto& k : keys) st.entries.erase(k);
+    if (auto w = store.Write(st); !w) return w.error().WithContext("manifest " + util::Quote(manifest));
+    for (const auto& k : keys) ctx.out << "forgot " << k << '\n';
+  }
+  return util::Ok();
+}
+
+util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, const Selection& selection) {
+  std::set<std::string> known;
+  for (const auto& m : selection.file.manifests) known.insert(m.name);
+  auto names = store.ListManifests();
+  if (!names) return names.error();
+  int forgotten = 0;
+  for (const auto& name : *names) {
+    if (known.count(name)) continue;
+    auto st = store.Read(name);
+    if (!st) return st.error();
+    if (auto d = store.Delete(*st); !d) return d.error().WithContext("manifest " + util::Quote(name));
+    ctx.out << "forgot manifest " << util::Quote(name) << " (" << st->entries.size() << " entries)\n";
+    ++forgotten;
+  }
+  if (forgotten == 0) ctx.out << "No orphaned state found.\n";
+  return util::Ok();
+}
+
+util::Result<int> Run(Context& ctx, StateForgetOptions& o, const std::vector<std::string>& args) {
+  o.keys = args;
+  if (auto st = Validate(o); !st) return st.error();
+  std::optional<Selection> selection;
+  if (o.orphaned) {  // which manifests are orphaned is read from tazuna.yaml, before anything is written
+    auto loaded = LoadSelection(ctx, o.file);
+    if (!loaded) return loaded.error();
+    selection = std::move(*loaded);
+  }
+  auto session = OpenSession(ctx, o.connection);
+  if (!session) return session.error();
+  kube::Client& client = *(*session)->client;
+  auto lock = Lock(ctx, client, (*session)->log);  // never edit state under a running sync
+  if (!lock) return lock.error();
+  state::StateStore store(client);
+  const auto st = o.orphaned ? ForgetOrphaned(ctx, store, *selection) : ForgetKeys(ctx, store, o);
+  if (!st) return st.error();
+  return kExitOk;
+}
+
+}  // namespace
+
+Command NewStateForgetCommand() {
+  auto o = std::make_shared<StateForgetOptions>();
+  Command c;
+  c.path = "state forget";
+  c.args_usage = "KEY... | --orphaned";
+  c.short_help = "Remove entries from the recorded state without touching the cluster";
+  c.long_help =
+      "Remove state entries (KEY as printed by 'state list -o json' or a kept sync row), or with --orphaned the\n"
+      "whole state of manifests that are no longer in tazuna.yaml. Live objects are never touched: this is\n"
+      "the way out for an object that sync keeps (for example one tazuna does not manage) and that should\n"
+      "no longer be tracked.\n";
+  c.examples = "  # Stop tracking one object\n  kubectl tazuna state forget 'web//v1/ConfigMap/default/legacy'\n\n"
+               "  # The same, naming the manifest\n  kubectl tazuna state forget -m web /v1/ConfigMap/default/legacy\n\n"
+               "  # Drop the state of manifests removed from tazuna.yaml\n  kubectl tazuna state forget --orphaned\n";
+  c.add_flags = [o](FlagSet& f) {
+    AddFileFlags(f, o->file, FileFlags::kFileAndManifest);
+    f.Bool(&o->orphaned, "orphaned", 0, "Forget the state of every manifest that tazuna.yaml no longer names.");
+    AddConnectionFlags(f, o->connection);
+  };
+  c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>& args) { return Run(ctx, *o, args); };
+  return c;
+}
+
+}  // namespace tazuna::cli

@@ -1,0 +1,57 @@
+#include "state/plan.hpp"
+
+namespace tazuna::state {
+
+namespace {
+
+std::string LiveUid(kube::Client& client, const StateKey& k, const ObjectIdentity& id) {
+  auto live = client.Get({k.ApiVersion(), k.kind, id.namespace_name, k.name});
+  if (!live || !live->is_object()) return "";
+  return live->value("metadata", nlohmann::json::object()).value("uid", "");
+}
+
+bool SameObjectOtherGroup(const DiffEntry& removed, const DiffEntry& added) {
+  return removed.identity.group != added.identity.group && removed.identity.kind == added.identity.kind &&
+         removed.identity.namespace_name == added.identity.namespace_name &&
+         removed.identity.name == added.identity.name;
+}
+
+}  // namespace
+
+void PairGroupMoves(kube::Client& client, std::vector<DiffEntry>& entries) {
+  std::vector<size_t> merged;
+  for (size_t r = 0; r < entries.size(); ++r) {
+    const DiffEntry& removed = entries[r];
+    if (removed.type != ChangeType::kRemoved || !removed.valid_key) continue;
+    for (DiffEntry& added : entries) {
+      if (added.type != ChangeType::kAdded && added.type != ChangeType::kAlwaysSync) continue;
+      if (!added.old_key.empty() || !SameObjectOtherGroup(removed, added)) continue;
+      const std::string uid = LiveUid(client, removed.parsed, removed.identity);
+      if (uid.empty() || uid != LiveUid(client, added.parsed, added.identity)) continue;
+      if (added.type == ChangeType::kAdded) added.type = ChangeType::kModified;
+      added.old_key = removed.key;
+      added.old_hash = removed.old_hash;
+      merged.push_back(r);
+      break;
+    }
+  }
+  for (auto it = merged.rbegin(); it != merged.rend(); ++it) entries.erase(entries.begin() + static_cast<long>(*it));
+  SortDiff(entries);
+}
+
+util::Result<std::vector<SyncInput>> PlanSync(StateStore& store, kube::Client& client,
+                                              std::vector<DesiredManifest> desired, IdentityResolver& ids) {
+  std::vector<SyncInput> inputs;
+  inputs.reserve(desired.size());
+  for (auto& d : desired) {
+    auto stored = store.Read(d.name);
+    if (!stored) return stored.error();
+    SyncInput in{std::move(d), std::move(*stored), {}};
+    in.diff = Diff(in.desired, in.stored, ids);
+    PairGroupMoves(client, in.diff);
+    inputs.push_back(std::move(in));
+  }
+  return inputs;
+}
+
+}  // namespace tazuna::state

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <vector>
+
+#include "kube/client.hpp"
+#include "state/diff.hpp"
+#include "state/identity.hpp"
+#include "state/store.hpp"
+#include "state/sync_engine.hpp"
+
+namespace tazuna::state {
+
+/// Reads each manifest's state (one GET per state ConfigMap) and diffs it against its render with one
+/// identity for stored and rendered keys (see Diff). Then PairGroupMoves on each manifest's rows.
+/// Errors: the store's read errors.
+util::Result<std::vector<SyncInput>> PlanSync(StateStore& store, kube::Client& client,
+                                              std::vector<DesiredManifest> desired, IdentityResolver& ids);
+
+/// A removed row and an added row of one manifest with the same kind, namespace and name in another
+/// group (an Event moving from v1 to events.k8s.io/v1) are one object when both GETs find the same
+/// live uid: they become one modified row whose key replaces the old one. Two GETs per such pair only.
+void PairGroupMoves(kube::Client& client, std::vector<DiffEntry>& entries);
+
+}  // namespace tazuna::state
