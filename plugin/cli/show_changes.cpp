@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 
+#include "state/marks.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_emit.hpp"
 
@@ -60,7 +61,7 @@ util::Status WriteSides(kube::Client& client, const state::DiffEntry& e, const j
                         const std::string& live_dir, const std::string& merged_dir) {
   const state::StateKey& k = e.parsed;
   json live = json::object();
-  auto got = client.Get({k.ApiVersion(), k.kind, k.namespace_name, k.name});
+  auto got = client.Get({k.ApiVersion(), k.kind, e.identity.namespace_name, k.name});
   if (got) {
     live = *got;
   } else if (!kube::IsReason(got.error(), "NotFound")) {
@@ -68,7 +69,7 @@ util::Status WriteSides(kube::Client& client, const state::DiffEntry& e, const j
   }
   kube::ApplyOptions dry;
   dry.dry_run = kube::DryRun::kAll;
-  auto merged = client.Apply(object, dry);
+  auto merged = client.Apply(state::WithOwnershipMarks(object, e.manifest), dry);  // as sync applies it
   if (!merged) return merged.error();
   Strip(live);
   Strip(*merged);

@@ -41,7 +41,7 @@ std::vector<std::string> Spellings(const std::string& key, const std::string& ma
   std::vector<std::string> out;
   auto parsed = state::ParseStateKey(plain);
   if (parsed && (manifest.empty() || parsed->manifest == manifest)) out.push_back(plain);
-  if (!manifest.empty()) out.push_back(manifest + (util::StartsWith(plain, "/") ? "" : "/") + plain);
+  if (!manifest.empty()) out.push_back(manifest + "/" + plain);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "state/marks.hpp"
 #include "util/parallel.hpp"
 
 namespace tazuna::state {
@@ -39,7 +40,7 @@ util::Result<std::optional<DriftType>> Check(kube::Client& client, const StateKe
   if (rendered == nullptr) return std::optional<DriftType>();
   kube::ApplyOptions dry;
   dry.dry_run = kube::DryRun::kAll;
-  auto merged = client.Apply(*rendered, dry);
+  auto merged = client.Apply(WithOwnershipMarks(*rendered, k.manifest), dry);  // as sync applies it
   if (!merged) return merged.error();
   if (Normalized(*live) == Normalized(*merged)) return std::optional<DriftType>();
   return std::optional<DriftType>(DriftType::kDrifted);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "state/marks.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -84,7 +85,7 @@ util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, c
 
 void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   const DiffEntry& e = *task.entry;
-  auto applied = Limited([&] { return ApplyOrReplace(*task.object, o); });
+  auto applied = Limited([&] { return ApplyOrReplace(WithOwnershipMarks(*task.object, e.manifest), o); });
   if (applied) {
     task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
     if (o.dry_run == kube::DryRun::kNone) {

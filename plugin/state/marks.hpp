@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace tazuna::state {
+
+/// Label every object tazuna applies carries (`kubectl get -A -l app.kubernetes.io/managed-by=tazuna`).
+inline constexpr char kManagedByLabel[] = "app.kubernetes.io/managed-by";
+inline constexpr char kManagedByValue[] = "tazuna";
+/// Annotation naming the manifest that applied the object.
+inline constexpr char kManifestAnnotation[] = "tazuna.pepabo.com/manifest";
+
+/// `object` as tazuna applies it: a copy with the managed-by label and the manifest annotation set.
+/// The marks are outside the content hash (it is computed from the rendered object), so hashes stay
+/// those of the Go tool; and since tazuna's field manager always owns them, an applied object always
+/// shows tazuna among its managers, even one whose manifest holds nothing but a name.
+nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const std::string& manifest);
+
+}  // namespace tazuna::state
