@@ -46,8 +46,7 @@ std::vector<std::string> Spellings(const std::string& key, const std::string& ma
 }
 
 util::Result<std::unique_ptr<state::SyncLock>> Lock(Context& ctx, kube::Client& client, util::Logger& log) {
-  state::LockOptions lo;
-  lo.holder = state::DefaultHolderIdentity();
+  state::LockOptions lo = state::DefaultLockOptions();
   return state::SyncLock::Acquire(client, ctx.clock, log, lo);
 }
 

@@ -109,12 +109,12 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   std::unique_ptr<state::SyncLock> lock;
   if (so.dry_run == kube::DryRun::kNone) {
     if (auto st = store.EnsureNamespace(); !st) return st.error();
-    state::LockOptions lo;
-    lo.holder = state::DefaultHolderIdentity();
+    state::LockOptions lo = state::DefaultLockOptions();
     lo.wait = o.lock_wait;
     auto taken = state::SyncLock::Acquire(client, ctx.clock, (*session)->log, lo);
     if (!taken) return taken.error();
     lock = std::move(*taken);
+    so.fence = [l = lock.get()] { return l->Check(); };  // every write first checks the lock is still ours
   }
   auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
   if (!inputs) return inputs.error();

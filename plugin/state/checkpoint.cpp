@@ -59,6 +59,9 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
       }
       version = t.version;
     }
+    if (fence_) {
+      if (auto fenced = fence_(); !fenced) return fenced;
+    }
     auto st = store_.Write(snapshot);
     if (st) {
       std::lock_guard<std::mutex> lock(mu_);

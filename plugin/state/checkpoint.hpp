@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -22,6 +23,8 @@ class Checkpointer {
   Checkpointer(StateStore& store, util::Clock& clock, std::chrono::milliseconds interval)
       : store_(store), clock_(clock), interval_(interval) {}
 
+  /// Called before every state write; a failing fence fails the write (the sync lock was lost).
+  void set_fence(std::function<util::Status()> fence) { fence_ = std::move(fence); }
   /// Starts tracking a manifest from its state as read.
   void Track(ManifestState state);
   /// Sets (or, with nullopt, erases) one entry of `manifest`.
@@ -49,6 +52,7 @@ class Checkpointer {
   StateStore& store_;
   util::Clock& clock_;
   std::chrono::milliseconds interval_;
+  std::function<util::Status()> fence_;
   std::mutex mu_;        // guards tracked_
   std::mutex flush_mu_;  // one writer at a time
   std::map<std::string, Tracked> tracked_;

@@ -101,6 +101,10 @@ class SyncEngine::PruneRun {
 
   // Reads the live object and deletes it when every check passes.
   void PruneOne(PruneTask& t, int rank) {
+    if (!e_.MayWrite(o_)) {
+      Keep(t, "sync stopped", Forget::kNo);
+      return;
+    }
     for (int attempt = 1; attempt <= kDeleteAttempts; ++attempt) {
       auto live = GetLive(t.entry->parsed, t.entry->identity);
       if (!live) {
@@ -258,7 +262,7 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
       run.PruneOne(tasks[i], rank);
       Tick();
       if (o.dry_run == kube::DryRun::kNone) {
-        if (auto st = cp.MaybeFlush(); !st) log_.Warning(st.error().message);
+        if (auto st = cp.MaybeFlush(); !st) Abort(st.error());
       }
     });
     for (auto& t : tasks) out.push_back(std::move(t.result));

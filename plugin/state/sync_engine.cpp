@@ -83,8 +83,32 @@ util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, c
   return client_.ApplyObject(object, apply);
 }
 
+void SyncEngine::Abort(const util::Error& error) {
+  std::lock_guard<std::mutex> lock(abort_mu_);
+  if (!abort_) abort_ = error;
+}
+
+std::optional<util::Error> SyncEngine::aborted() {
+  std::lock_guard<std::mutex> lock(abort_mu_);
+  return abort_;
+}
+
+bool SyncEngine::MayWrite(const SyncOptions& o) {
+  if (aborted()) return false;
+  if (!o.fence) return true;
+  auto st = o.fence();
+  if (!st) Abort(st.error());
+  return static_cast<bool>(st);
+}
+
 void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   const DiffEntry& e = *task.entry;
+  if (!MayWrite(o)) {
+    task.result.verb = Verb::kSkipped;
+    task.result.note = "sync stopped";
+    Tick();
+    return;
+  }
   auto applied = Limited([&] { return ApplyOrReplace(WithOwnershipMarks(*task.object, e.manifest), o); });
   if (applied) {
     task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
@@ -102,7 +126,7 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   log_.Log(2, StrCat(e.manifest, ": ", e.key, " ", VerbName(task.result.verb)));
   Tick();
   if (o.dry_run == kube::DryRun::kNone) {
-    if (auto st = cp.MaybeFlush(); !st) log_.Warning(st.error().message);
+    if (auto st = cp.MaybeFlush(); !st) Abort(st.error());  // progress that cannot be recorded: stop
   }
 }
 
@@ -182,6 +206,8 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   }
   limit_ = std::make_unique<AdaptiveLimit>(o.concurrency, o.concurrency);  // start wide; back off on signals
   Checkpointer cp(store_, clock_, o.checkpoint_interval);
+  cp.set_fence(o.fence);
+  abort_.reset();
   for (auto& in : inputs) cp.Track(in.stored);
   SyncReport report;
   for (const auto& layer : layers) {
@@ -190,8 +216,10 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
       continue;
     }
     if (auto st = ApplyLayer(inputs, layer, cp, o, report.results); !st) return st.error();
+    if (auto stop = aborted()) return *stop;
   }
   Prune(inputs, cp, o, report.results);
+  if (auto stop = aborted()) return *stop;
   for (const auto& in : inputs) {
     std::vector<bool> touched(in.desired.objects.size(), false);
     for (const auto& e : in.diff) {

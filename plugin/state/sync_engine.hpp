@@ -57,6 +57,8 @@ struct SyncOptions {
   std::chrono::seconds crd_timeout{60};
   std::chrono::milliseconds checkpoint_interval{500};
   PruneScope others;
+  /// Called before every write (object or state); an error stops the sync there (the lock was lost).
+  std::function<util::Status()> fence;
 };
 
 /// One manifest to sync: its render, its state as read, and the diff between them.
@@ -102,6 +104,12 @@ class SyncEngine {
   struct PruneTask;
   class PruneRun;
   void Tick();
+  /// Records the first error that stops the run (a lost lock, a state write that failed).
+  void Abort(const util::Error& error);
+  /// The stop reason, once Abort was called.
+  std::optional<util::Error> aborted();
+  /// Checks the fence before a write; false (after Abort) when the run must stop.
+  bool MayWrite(const SyncOptions& o);
   /// Runs one request under the adaptive limit.
   template <class F>
   auto Limited(F&& request) -> decltype(request());
@@ -111,6 +119,8 @@ class SyncEngine {
   util::Clock& clock_;
   util::Logger& log_;
   ProgressFn progress_;
+  std::mutex abort_mu_;
+  std::optional<util::Error> abort_;  ///< guarded by abort_mu_
   std::atomic<size_t> done_{0};
   size_t total_ = 0;
   bool crds_applied_ = false;  ///< this run applied CRDs: custom resources may wait for discovery

@@ -8,6 +8,8 @@ namespace tazuna::util {
 
 std::chrono::system_clock::time_point SystemClock::Now() { return std::chrono::system_clock::now(); }
 
+std::chrono::steady_clock::time_point SystemClock::Steady() { return std::chrono::steady_clock::now(); }
+
 void SystemClock::SleepFor(std::chrono::milliseconds duration) { std::this_thread::sleep_for(duration); }
 
 namespace {

@@ -9,12 +9,16 @@ namespace tazuna::util {
 struct Clock {
   virtual ~Clock() = default;
   virtual std::chrono::system_clock::time_point Now() = 0;
+  /// Monotonic time (keeps counting while the process is stopped); for judging how long ago, never
+  /// for timestamps.
+  virtual std::chrono::steady_clock::time_point Steady() = 0;
   virtual void SleepFor(std::chrono::milliseconds duration) = 0;
 };
 
 /// The real clock.
 struct SystemClock : Clock {
   std::chrono::system_clock::time_point Now() override;
+  std::chrono::steady_clock::time_point Steady() override;
   void SleepFor(std::chrono::milliseconds duration) override;
 };
 

@@ -31,10 +31,49 @@ spec: {holderIdentity: someone-else, leaseDurationSeconds: 30, renewTime: "$now"
 EOF
 expect_rc 1 "held lock: fails after --lock-timeout" kubectl tazuna state sync --lock-timeout 2s
 expect_contains "$ERR" "holder someone-else" "error names the holder"
-# An expired lease is taken over.
-old=$(date -u -d '-5 minutes' +%Y-%m-%dT%H:%M:%S.000000Z)
-kubectl patch lease -n tazuna tazuna-sync --type=merge -p "{\"spec\":{\"renewTime\":\"$old\"}}" >/dev/null
-expect_rc 0 "expired lease is taken over" kubectl tazuna state sync --lock-timeout 2s
+# A lease nobody renews is taken over once this process has seen it unchanged for its duration, whatever
+# its renewTime says (another machine's clock is never compared with ours).
+future=$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%S.000000Z)
+kubectl patch lease -n tazuna tazuna-sync --type=merge \
+  -p "{\"spec\":{\"renewTime\":\"$future\",\"leaseDurationSeconds\":3}}" >/dev/null
+t0=$(date +%s%N)
+expect_rc 0 "a silent lease is taken over after its duration" kubectl tazuna state sync --lock-timeout 20s
+waited=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$waited" -ge 3000 ]; then pass "waited the lease duration (${waited} ms) despite a renewTime in the future"
+else fail "took over after ${waited} ms"; fi
+
+# Fencing: a sync stopped (SIGSTOP) past the lease duration loses the lock to a second sync; continued, it
+# writes nothing more and exits 1 naming the holder; the state is the second's.
+repo_b=$E2E_TMP/repo-b
+mkdir -p "$repo_b/objs"
+cp "$repo/tazuna.yaml" "$repo_b/"
+big() {  # big VALUE: a Namespace and 1,000 ConfigMaps
+  printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n' "$ns"
+  for i in $(seq 1 1000); do
+    printf -- '---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d, namespace: %s}\ndata: {v: "%s"}\n' "$i" "$ns" "$1"
+  done
+}
+big first > "$repo/objs/all.yaml"
+big second > "$repo_b/objs/all.yaml"
+kubectl tazuna state sync --concurrency 1 > "$E2E_TMP/f.out" 2> "$E2E_TMP/f.err" & first=$!
+for _ in $(seq 100); do
+  [ -n "$(kubectl get lease -n tazuna tazuna-sync -o jsonpath='{.spec.holderIdentity}' 2>/dev/null)" ] && break
+  sleep 0.1
+done
+sleep 0.5
+kill -STOP "$first"
+(cd "$repo_b" && kubectl tazuna state sync --lock-timeout 60s > "$E2E_TMP/s.out" 2> "$E2E_TMP/s.err"); rs=$?
+expect_eq "$rs" "0" "the second sync takes the lock of the stopped one and finishes"
+kill -CONT "$first"
+wait "$first"; rf=$?
+expect_eq "$rf" "1" "the continued first sync exits 1"
+expect_contains "$(cat "$E2E_TMP/f.err")" "lost the sync lock (lease tazuna/tazuna-sync) to holder " "it names the lock and the holder"
+values=$(kubectl get cm -n "$ns" -o jsonpath='{range .items[*]}{.data.v}{"\n"}{end}' | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
+expect_eq "$values" "second:1000 " "every object has the second sync's value"
+cd "$repo_b"
+expect_rc 0 "state is the second sync's result" kubectl tazuna state diff
+expect_eq "$OUT" "No changes detected." "no changes against the second sync's files"
+cd "$repo"
 
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
 kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null 2>&1

@@ -37,6 +37,9 @@ struct FakeClock : util::Clock {
   std::chrono::system_clock::time_point now = std::chrono::system_clock::time_point(std::chrono::seconds(1767225600));
   std::vector<std::chrono::milliseconds> sleeps;
   std::chrono::system_clock::time_point Now() override { return now; }
+  std::chrono::steady_clock::time_point Steady() override {
+    return std::chrono::steady_clock::time_point(now.time_since_epoch());
+  }
   void SleepFor(std::chrono::milliseconds d) override {
     sleeps.push_back(d);
     now += d;
