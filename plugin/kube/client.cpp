@@ -85,7 +85,7 @@ util::Result<nlohmann::json> Client::Get(const ObjectRef& ref) {
 
 util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_version, const std::string& kind,
                                                       const std::string& namespace_name,
-                                                      const std::string& label_selector) {
+                                                      const std::string& label_selector, ListDetail detail) {
   auto info = Resolve(api_version, kind);
   if (!info) return info.error();
   std::string path = info->group.empty() ? StrCat("/api/", info->version)
@@ -96,6 +96,9 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
   std::string cont;
   for (int restarts = 0;;) {
     Call call{"GET", path, {{"limit", kListLimit}}, "", ""};
+    if (detail == ListDetail::kMetadata) {
+      call.accept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+    }
     if (!label_selector.empty()) call.query.emplace_back("labelSelector", label_selector);
     if (!cont.empty()) call.query.emplace_back("continue", cont);
     auto page = SendJson(call);

@@ -30,6 +30,8 @@ struct ObjectRef {
 };
 
 enum class DryRun { kNone, kAll };
+/// What a List returns: whole objects, or only their metadata (PartialObjectMetadata, much smaller).
+enum class ListDetail { kFull, kMetadata };
 enum class Propagation { kDefault, kBackground, kForeground, kOrphan };
 
 /// DeleteOptions preconditions: the server refuses the delete (409 Conflict) unless the live object still
@@ -81,7 +83,8 @@ class Client {
   /// An empty namespace lists all namespaces.
   util::Result<std::vector<nlohmann::json>> List(const std::string& api_version, const std::string& kind,
                                                  const std::string& namespace_name,
-                                                 const std::string& label_selector = "");
+                                                 const std::string& label_selector = "",
+                                                 ListDetail detail = ListDetail::kFull);
   util::Result<nlohmann::json> Create(const nlohmann::json& object, DryRun dry_run = DryRun::kNone);
   /// PUT; the object's metadata.resourceVersion is the precondition (409 Conflict if stale).
   util::Result<nlohmann::json> Update(const nlohmann::json& object, DryRun dry_run = DryRun::kNone);

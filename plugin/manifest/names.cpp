@@ -28,7 +28,7 @@ std::optional<std::string> StateConfigMapNameProblem(std::string_view name) {
   if (charset && ending && length) return std::nullopt;
   const std::string configmap = util::StrCat(kStateConfigMapPrefix, name);
   const std::string count = length ? "" : util::StrCat("; this one has ", name.size());
-  return util::StrCat(util::Quote(std::string(name)), " cannot name its state ConfigMap ", util::Quote(configmap),
+  return util::StrCat(util::Quote(name), " cannot name its state ConfigMap ", util::Quote(configmap),
                       ": use lowercase letters, digits and '-', ending in a letter or digit (at most ",
                       kMaxManifestNameLength, " characters", count, ")");
 }

@@ -11,9 +11,13 @@ namespace tazuna::manifest {
 /// it is repeated here because the state layer sits above this one.
 inline constexpr std::string_view kStateConfigMapPrefix = "tazuna-state-";
 
-/// Longest manifest name whose state ConfigMaps all stay valid Kubernetes names (at most 253
-/// characters): `tazuna-state-<name>` and its spill shards `tazuna-state-<name>-1` .. `-999`.
-inline constexpr size_t kMaxManifestNameLength = 253 - kStateConfigMapPrefix.size() - 4;
+/// Room kept after `tazuna-state-<name>` for a spill shard's suffix: `.<generation>.<index>` with an
+/// 8-hex-digit generation and an index up to 999 (state::ShardName), longer than the older `-<index>`.
+inline constexpr size_t kStateShardSuffixLength = 1 + 8 + 1 + 3;
+
+/// Longest manifest name whose state ConfigMaps, the base and every spill shard, stay valid Kubernetes
+/// names (at most 253 characters). Keep it in step with state::ShardName.
+inline constexpr size_t kMaxManifestNameLength = 253 - kStateConfigMapPrefix.size() - kStateShardSuffixLength;
 
 /// True when `name` matches the Go tool's syntax, ^[a-zA-Z0-9_-]+$.
 bool HasManifestNameSyntax(std::string_view name);

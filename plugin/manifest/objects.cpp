@@ -62,26 +62,53 @@ bool IsNamespaced(const json& obj, const std::map<std::string, bool>& crds, Scop
   return !IsBuiltinClusterScoped(api_version, kind);
 }
 
-util::Status AppendDocument(json doc, size_t index, const std::string& source_name, std::vector<json>& out) {
-  if (doc.is_null()) return util::Ok();
-  if (!doc.is_object()) {
-    return util::MakeError(util::ErrorKind::kInput, util::StrCat(source_name, ": document ", index + 1,
-                                                                 " is not a mapping (want a Kubernetes object)"));
+util::Error InputError(const std::string& where, std::string_view problem) {
+  return util::MakeError(util::ErrorKind::kInput, util::StrCat(where, problem));
+}
+
+// Why an object cannot be sent with server-side apply, or "" when it can: the request path needs
+// apiVersion and metadata.name (apply has no generateName), so without them the apiserver would
+// reject it mid-sync, after earlier objects were written.
+std::string IdentityProblem(const json& obj) {
+  auto api_version = obj.find("apiVersion");
+  if (api_version == obj.end() || api_version->is_null() || *api_version == "") return "missing apiVersion";
+  if (!api_version->is_string()) return "apiVersion must be a string";
+  auto metadata = obj.find("metadata");
+  if (metadata == obj.end() || metadata->is_null()) return "missing metadata.name";
+  if (!metadata->is_object()) return "metadata must be a mapping";
+  auto name = metadata->find("name");
+  if (name == metadata->end() || name->is_null() || *name == "") return "missing metadata.name";
+  if (!name->is_string()) return "metadata.name must be a string";
+  return "";
+}
+
+util::Status AppendObject(json obj, const std::string& where, std::vector<json>& out);
+
+// Expands a List into its items; nested Lists are flattened too, as kubectl's FlattenListVisitor does.
+util::Status AppendListItems(json& list, const std::string& where, std::vector<json>& out) {
+  auto items = list.find("items");
+  if (items == list.end() || items->is_null()) return util::Ok();
+  if (!items->is_array()) return InputError(where, ": items must be a list");
+  for (size_t i = 0; i < items->size(); ++i) {
+    json& item = (*items)[i];
+    // An item without kind is dropped, like a document without kind.
+    if (item.is_object() && !item.contains("kind")) continue;
+    if (util::Status s = AppendObject(std::move(item), util::StrCat(where, ": item ", i + 1), out); !s) return s;
   }
-  if (!doc.contains("kind")) return util::Ok();
-  if (StringField(doc, "kind") != "List") {
-    out.push_back(std::move(doc));
-    return util::Ok();
-  }
-  auto items = doc.find("items");
-  if (items == doc.end() || items->is_null()) return util::Ok();
-  if (!items->is_array()) {
-    return util::MakeError(util::ErrorKind::kInput,
-                           util::StrCat(source_name, ": document ", index + 1, ": List items must be a list"));
-  }
-  for (json& item : *items) {
-    if (item.is_object() && item.contains("kind")) out.push_back(std::move(item));
-  }
+  return util::Ok();
+}
+
+// `where` names the document or item ("repo/a.yaml: document 2"); errors extend it.
+util::Status AppendObject(json obj, const std::string& where, std::vector<json>& out) {
+  if (obj.is_null()) return util::Ok();
+  if (!obj.is_object()) return InputError(where, " is not a mapping (want a Kubernetes object)");
+  auto kind = obj.find("kind");
+  if (kind == obj.end()) return util::Ok();
+  if (!kind->is_string() || *kind == "") return InputError(where, ": kind must be a non-empty string");
+  const std::string at = util::StrCat(where, " (kind ", kind->get<std::string>(), ")");
+  if (*kind == "List") return AppendListItems(obj, at, out);
+  if (const std::string problem = IdentityProblem(obj); !problem.empty()) return InputError(at, ": " + problem);
+  out.push_back(std::move(obj));
   return util::Ok();
 }
 
@@ -114,7 +141,8 @@ util::Result<std::vector<json>> ParseDocuments(std::string_view text, const std:
 util::Result<std::vector<json>> DocumentsToObjects(std::vector<json> docs, const std::string& source_name) {
   std::vector<json> out;
   for (size_t i = 0; i < docs.size(); ++i) {
-    if (util::Status s = AppendDocument(std::move(docs[i]), i, source_name, out); !s) return s.error();
+    const std::string where = util::StrCat(source_name, ": document ", i + 1);
+    if (util::Status s = AppendObject(std::move(docs[i]), where, out); !s) return s.error();
   }
   return out;
 }

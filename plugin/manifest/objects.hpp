@@ -16,7 +16,11 @@ namespace tazuna::manifest {
 util::Result<std::vector<nlohmann::json>> ParseDocuments(std::string_view text, const std::string& source_name);
 
 /// Turns parsed documents into objects: skips null/empty documents and mappings without `kind`,
-/// expands `kind: List` into its items. A document that is not a mapping is kInput naming `source_name`.
+/// expands `kind: List` into its items (nested Lists too; items without `kind` are dropped). kInput,
+/// naming `source_name`, the 1-based document (and item) position and the kind, for a document or item
+/// that is not a mapping, a `kind` that is not a non-empty string, and an object without a string
+/// `apiVersion` or a non-empty string `metadata.name`, e.g.
+/// `objs/a.yaml: document 2 (kind ConfigMap): missing metadata.name`.
 util::Result<std::vector<nlohmann::json>> DocumentsToObjects(std::vector<nlohmann::json> docs,
                                                              const std::string& source_name);
 

@@ -1,6 +1,7 @@
 // Parsing of one spec.manifests entry and its type-specific blocks.
 #include <algorithm>
 
+#include "manifest/names.hpp"
 #include "manifest/parse.hpp"
 #include "util/strings.hpp"
 
@@ -10,13 +11,6 @@ namespace {
 using util::Error;
 using util::Result;
 using util::Status;
-
-bool IsValidName(const std::string& name) {
-  if (name.empty()) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-}
 
 Mark KeyMark(const YAML::Node& map, std::string_view key) {
   const std::optional<YAML::Node> node = NodeReader::Find(map, key);
@@ -210,12 +204,16 @@ Status CheckNameTypePath(const YAML::Node& node, const std::string& field, const
                          const Manifest& m) {
   if (m.name.empty()) return r.ErrorAt(MarkOf(node), ChildField(field, "name"), "required");
   const Mark name_mark = KeyMark(node, "name");
-  if (!IsValidName(m.name)) {
+  if (!HasManifestNameSyntax(m.name)) {
     return r.ErrorAt(name_mark, ChildField(field, "name"),
                      util::StrCat("invalid name ", util::Quote(m.name), " (must match ^[a-zA-Z0-9_-]+$)"));
   }
   if (m.name == "_metadata") {
     return r.ErrorAt(name_mark, ChildField(field, "name"), "\"_metadata\" is reserved for the state record");
+  }
+  // Checked at load, before any request: the apiserver would reject the ConfigMap only at the first write.
+  if (std::optional<std::string> problem = StateConfigMapNameProblem(m.name)) {
+    return r.ErrorAt(name_mark, ChildField(field, "name"), *problem);
   }
   const std::string type_field = ChildField(field, "type");
   if (m.type.empty()) return r.ErrorAt(MarkOf(node), type_field, "required");

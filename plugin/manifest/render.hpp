@@ -47,9 +47,11 @@ struct RenderedManifest {
 };
 
 /// Renders one manifest to objects: splits documents, skips empty and kind-less ones, expands
-/// kind: List, sets the manifest's defaultNamespace only on namespaced kinds without a namespace
-/// (scopes, else a built-in table of cluster-scoped kinds plus CRDs found in the same render), and
-/// orders Namespaces first, then CRDs, then the rest in render order.
+/// kind: List, checks every object has apiVersion and metadata.name (DocumentsToObjects; for type
+/// manifests per file, so errors name the file, else the manifest's path), sets the manifest's
+/// defaultNamespace only on namespaced kinds without a namespace (scopes, else a built-in table of
+/// cluster-scoped kinds plus CRDs found in the same render), and orders Namespaces first, then CRDs,
+/// then the rest in render order.
 /// Errors carry `manifest "NAME": ` in front: kToolMissing when a needed tool is absent (naming it),
 /// kInput for bad input or a failing tool (its stderr in detail_lines), kNotFound for missing files.
 util::Result<RenderedManifest> Render(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx);

@@ -52,11 +52,7 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
       snapshot = t.state;
       snapshot.manifest = manifest;
       ApplyChanges(snapshot, t.changes);
-      if (t.metadata) {
-        const int shards = snapshot.metadata.shards;
-        snapshot.metadata = *t.metadata;
-        snapshot.metadata.shards = shards;
-      }
+      if (t.metadata) snapshot.metadata = *t.metadata;  // Write names the shards itself
       version = t.version;
     }
     if (fence_) {

@@ -1,9 +1,11 @@
 #include "state/store.hpp"
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 #include "state/state_key.hpp"
+#include "util/sha256.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -13,22 +15,50 @@ using util::ErrorKind;
 using util::MakeError;
 using util::StrCat;
 
-std::string ConfigMapName(const std::string& manifest, int shard) {
-  return shard == 0 ? kConfigMapPrefix + manifest : StrCat(kConfigMapPrefix, manifest, "-", shard);
+namespace {
+
+constexpr int kReadAttempts = 3;  // a base that names a vanished shard is read again this often
+
+// A fresh generation id: 8 lowercase hex digits.
+std::string NewGeneration() {
+  std::random_device rd;
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(rd()));
+  return buf;
+}
+
+// Label values are at most 63 characters: longer manifest names are hashed.
+std::string ShardLabelValue(const std::string& manifest) {
+  if (manifest.size() <= 63) return manifest;
+  return "h" + util::Sha256Hex(manifest).substr(0, 40);
+}
+
+bool IsShardOf(const std::string& name, const std::string& manifest) {
+  return util::StartsWith(name, ConfigMapName(manifest) + ".");
+}
+
+}  // namespace
+
+std::string ConfigMapName(const std::string& manifest) { return kConfigMapPrefix + manifest; }
+
+std::string ShardName(const std::string& manifest, const std::string& generation, int index) {
+  return StrCat(kConfigMapPrefix, manifest, ".", generation, ".", index);
 }
 
 std::string EncodeMetadata(const Metadata& m) {
   // Key order matches the Go struct (gitCommitHash, lastSyncedAt) so both tools write the same bytes.
   std::string out = StrCat("{\"gitCommitHash\":", json(m.git_commit_hash).dump(), ",\"lastSyncedAt\":",
                            json(m.last_synced_at).dump());
-  if (m.shards > 0) out += StrCat(",\"shards\":", m.shards);
+  if (!m.shards.empty()) out += StrCat(",\"shards\":", json(m.shards).dump());
   return out + "}";
 }
 
-std::vector<std::map<std::string, std::string>> BuildShards(const std::map<std::string, std::string>& entries,
-                                                            Metadata metadata) {
+std::vector<std::map<std::string, std::string>> BuildShards(const std::string& manifest,
+                                                            const std::map<std::string, std::string>& entries,
+                                                            Metadata metadata, const std::string& generation) {
   std::vector<std::map<std::string, std::string>> shards(1);
-  size_t size = 0;
+  // The base also carries `_metadata`, which names the shards: leave room for it.
+  size_t size = 4096;
   for (const auto& [key, hash] : entries) {
     const std::string data_key = DataKeyFor(key);
     std::string value = EncodeEntry(hash, IsHashedDataKey(data_key) ? key : "");
@@ -40,7 +70,8 @@ std::vector<std::map<std::string, std::string>> BuildShards(const std::map<std::
     size += bytes;
     shards.back().emplace(data_key, std::move(value));
   }
-  metadata.shards = static_cast<int>(shards.size()) - 1;
+  metadata.shards.clear();
+  for (size_t i = 1; i < shards.size(); ++i) metadata.shards.push_back(ShardName(manifest, generation, static_cast<int>(i)));
   shards[0]["_metadata"] = EncodeMetadata(metadata);
   return shards;
 }
@@ -54,7 +85,20 @@ util::Status ParseMetadata(const std::string& configmap, const std::string& text
   }
   m.git_commit_hash = doc.value("gitCommitHash", "");
   m.last_synced_at = doc.value("lastSyncedAt", "");
-  m.shards = doc.contains("shards") && doc["shards"].is_number_integer() ? doc["shards"].get<int>() : 0;
+  m.shards.clear();
+  const json shards = doc.value("shards", json());
+  if (shards.is_number_integer()) {  // the older form: `<base>-1` .. `<base>-N`
+    const int64_t n = shards.get<int64_t>();
+    if (n < 0 || n > 1000) return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": bad shard count"));
+    for (int64_t i = 1; i <= n; ++i) m.shards.push_back(StrCat(configmap, "-", i));
+  } else if (shards.is_array()) {
+    for (const auto& name : shards) {
+      if (!name.is_string() || !util::StartsWith(name.get<std::string>(), configmap + ".")) {
+        return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata names a foreign shard"));
+      }
+      m.shards.push_back(name.get<std::string>());
+    }
+  }
   return util::Ok();
 }
 
@@ -81,46 +125,56 @@ util::Status ParseData(const std::string& configmap, const json& data, ManifestS
 }
 
 util::Result<ManifestState> StateStore::Read(const std::string& manifest) {
-  ManifestState state;
-  state.manifest = manifest;
-  for (int shard = 0; shard == 0 || shard <= state.metadata.shards; ++shard) {
-    const std::string name = ConfigMapName(manifest, shard);
-    auto cm = client_.Get({"v1", "ConfigMap", kStateNamespace, name});
+  const std::string base = ConfigMapName(manifest);
+  std::string missing;
+  for (int attempt = 0; attempt < kReadAttempts; ++attempt) {
+    ManifestState state;
+    state.manifest = manifest;
+    auto cm = client_.Get({"v1", "ConfigMap", kStateNamespace, base});
     if (!cm) {
       if (!kube::IsReason(cm.error(), "NotFound")) return cm.error();
-      state.objects.push_back({name, ""});
-      continue;
+      state.objects.push_back({base, ""});
+      return state;
     }
-    state.objects.push_back({name, (*cm)["metadata"].value("resourceVersion", "")});
-    const json data = cm->contains("data") ? (*cm)["data"] : json::object();
-    if (auto st = ParseData(name, data, state); !st) return st.error();
+    state.objects.push_back({base, (*cm)["metadata"].value("resourceVersion", "")});
+    if (auto st = ParseData(base, cm->value("data", json::object()), state); !st) return st.error();
+    missing.clear();
+    for (const auto& name : state.metadata.shards) {
+      auto shard = client_.Get({"v1", "ConfigMap", kStateNamespace, name});
+      if (!shard && kube::IsReason(shard.error(), "NotFound")) {
+        missing = name;
+        break;
+      }
+      if (!shard) return shard.error();
+      state.objects.push_back({name, (*shard)["metadata"].value("resourceVersion", "")});
+      if (auto st = ParseData(name, shard->value("data", json::object()), state); !st) return st.error();
+    }
+    if (missing.empty()) return state;
   }
-  return state;
+  return MakeError(ErrorKind::kInput, StrCat("state of manifest ", util::Quote(manifest), " is incomplete: configmap ",
+                                             kStateNamespace, "/", missing, " named by ", base, " is missing"));
 }
 
 util::Result<std::vector<std::string>> StateStore::ListManifests() {
   auto items = client_.List("v1", "ConfigMap", kStateNamespace);
   if (!items) return items.error();
-  std::map<std::string, int> shards_of;  // base manifest -> spill count
+  std::set<std::string> bases, shards;
   for (const auto& cm : *items) {
     const std::string name = cm["metadata"].value("name", "");
     if (!util::StartsWith(name, kConfigMapPrefix)) continue;
-    Metadata m;
-    if (cm.contains("data") && cm["data"].contains("_metadata") && cm["data"]["_metadata"].is_string()) {
-      (void)ParseMetadata(name, cm["data"]["_metadata"].get<std::string>(), m);  // a bad one is reported by Read
+    // A manifest name has no '.': such a name is a spill shard (named by its base or left by a kill).
+    if (name.find('.', sizeof(kConfigMapPrefix) - 1) != std::string::npos) continue;
+    bases.insert(name);
+    ManifestState named;
+    const json data = cm.value("data", json::object());
+    if (data.contains("_metadata") && data["_metadata"].is_string()) {
+      (void)ParseMetadata(name, data["_metadata"].get<std::string>(), named.metadata);  // a bad one is reported by Read
     }
-    shards_of[name.substr(sizeof(kConfigMapPrefix) - 1)] = m.shards;
+    shards.insert(named.metadata.shards.begin(), named.metadata.shards.end());
   }
   std::vector<std::string> out;
-  for (const auto& [manifest, count] : shards_of) {
-    bool is_shard = false;
-    const size_t dash = manifest.rfind('-');
-    if (dash != std::string::npos && dash + 1 < manifest.size() &&
-        std::all_of(manifest.begin() + static_cast<long>(dash) + 1, manifest.end(), ::isdigit)) {
-      const auto base = shards_of.find(manifest.substr(0, dash));
-      is_shard = base != shards_of.end() && base->second >= std::stoi(manifest.substr(dash + 1));
-    }
-    if (!is_shard) out.push_back(manifest);
+  for (const auto& name : bases) {
+    if (shards.count(name) == 0) out.push_back(name.substr(sizeof(kConfigMapPrefix) - 1));
   }
   return out;
 }
@@ -138,9 +192,11 @@ util::Status StateStore::EnsureNamespace() {
   return util::Ok();
 }
 
-util::Status StateStore::WriteOne(ShardObject& object, const std::map<std::string, std::string>& data) {
+util::Status StateStore::WriteOne(ShardObject& object, const std::map<std::string, std::string>& data,
+                                  const std::string& shard_of) {
   json cm = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
              {"metadata", {{"name", object.name}, {"namespace", kStateNamespace}}}, {"data", data}};
+  if (!shard_of.empty()) cm["metadata"]["labels"] = {{kShardLabel, ShardLabelValue(shard_of)}};
   util::Result<json> written = json();
   if (object.resource_version.empty()) {
     written = client_.Create(cm);
@@ -161,23 +217,56 @@ util::Status StateStore::WriteOne(ShardObject& object, const std::map<std::strin
 
 util::Status StateStore::Write(ManifestState& state) {
   if (auto st = EnsureNamespace(); !st) return st;
-  const auto shards = BuildShards(state.entries, state.metadata);
-  while (state.objects.size() < shards.size()) {
-    state.objects.push_back({ConfigMapName(state.manifest, static_cast<int>(state.objects.size())), ""});
+  const std::string generation = NewGeneration();
+  const auto data = BuildShards(state.manifest, state.entries, state.metadata, generation);
+  std::vector<ShardObject> created;
+  std::vector<std::string> names;
+  util::Status st;
+  for (size_t i = 1; i < data.size(); ++i) {
+    ShardObject shard{ShardName(state.manifest, generation, static_cast<int>(i)), ""};
+    st = WriteOne(shard, data[i], state.manifest);
+    if (!st) break;
+    created.push_back(shard);
+    names.push_back(shard.name);
   }
-  // Spill shards first and the base last: the base's `_metadata.shards` only ever names shards
-  // that are already written, so a reader never misses entries after a crash between writes.
-  for (size_t i = shards.size(); i-- > 0;) {
-    if (auto st = WriteOne(state.objects[i], shards[i]); !st) return st;
+  if (state.objects.empty()) state.objects.push_back({ConfigMapName(state.manifest), ""});
+  if (st) st = WriteOne(state.objects[0], data[0], "");  // the switch: from here on the new set is the state
+  if (!st) {
+    for (const auto& shard : created) {
+      (void)client_.Delete({"v1", "ConfigMap", kStateNamespace, shard.name});  // never named: best effort
+    }
+    return st;
   }
-  state.metadata.shards = static_cast<int>(shards.size()) - 1;
-  for (size_t i = shards.size(); i < state.objects.size(); ++i) {
-    if (state.objects[i].resource_version.empty()) continue;
-    auto st = client_.Delete({"v1", "ConfigMap", kStateNamespace, state.objects[i].name});
-    if (!st && !kube::IsReason(st.error(), "NotFound")) return st;
-  }
-  state.objects.resize(shards.size());
+  const std::vector<ShardObject> old(state.objects.begin() + 1, state.objects.end());
+  state.objects.resize(1);
+  state.objects.insert(state.objects.end(), created.begin(), created.end());
+  state.metadata.shards = names;
+  CollectGarbage(state.manifest, old, names);
   return util::Ok();
+}
+
+void StateStore::CollectGarbage(const std::string& manifest, const std::vector<ShardObject>& old,
+                                const std::vector<std::string>& keep) {
+  std::set<std::string> garbage;
+  for (const auto& o : old) garbage.insert(o.name);
+  if (!shard_names_) {
+    // Once per store: every shard in the namespace (metadata only), to find those a killed write left.
+    auto listed = client_.List("v1", "ConfigMap", kStateNamespace, kShardLabel, kube::ListDetail::kMetadata);
+    shard_names_.emplace();
+    for (const auto& item : listed ? *listed : std::vector<json>{}) {
+      shard_names_->push_back(item.value("metadata", json::object()).value("name", ""));
+    }
+  }
+  if (collected_.insert(manifest).second) {
+    for (const auto& name : *shard_names_) {
+      if (IsShardOf(name, manifest)) garbage.insert(name);
+    }
+  }
+  for (const auto& name : keep) garbage.erase(name);
+  for (const auto& name : garbage) {
+    // Best effort: a shard no base names is never read; one left now is collected by a later write.
+    (void)client_.Delete({"v1", "ConfigMap", kStateNamespace, name});
+  }
 }
 
 util::Status StateStore::Delete(const ManifestState& state) {

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,14 +13,19 @@ namespace tazuna::state {
 
 inline constexpr char kStateNamespace[] = "tazuna";
 inline constexpr char kConfigMapPrefix[] = "tazuna-state-";
-/// A state ConfigMap is filled up to this many bytes of data before spilling into `-1`, `-2`, ...
+/// A state ConfigMap is filled up to this many bytes of data before spilling into shards.
 inline constexpr size_t kShardBytes = 900 * 1024;
+/// Label on every spill shard (value: the manifest, or a hash of a name too long for a label value).
+inline constexpr char kShardLabel[] = "tazuna.pepabo.com/state-shard-of";
 
 /// `_metadata` of a manifest's state.
 struct Metadata {
   std::string git_commit_hash;
   std::string last_synced_at;
-  int shards = 0;  ///< number of spill ConfigMaps (`-1`..`-N`); omitted from JSON when 0
+  /// The spill ConfigMaps holding the rest of the entries, in order (omitted from JSON when none).
+  /// Read from `"shards":[names]`, or from the older `"shards":N` meaning `<base>-1`..`<base>-N`.
+  std::vector<std::string> shards;
+  bool operator==(const Metadata&) const = default;
 };
 
 /// One ConfigMap as last read or written (for resourceVersion preconditions).
@@ -37,14 +44,20 @@ struct ManifestState {
   bool exists() const { return !objects.empty() && !objects[0].resource_version.empty(); }
 };
 
-/// `tazuna-state-<manifest>` or `tazuna-state-<manifest>-<shard>`.
-std::string ConfigMapName(const std::string& manifest, int shard);
-/// The Go tool's `_metadata` JSON: {"gitCommitHash":"...","lastSyncedAt":"..."} (+ "shards").
+/// `tazuna-state-<manifest>`: the base ConfigMap, the one the Go tool reads.
+std::string ConfigMapName(const std::string& manifest);
+/// Spill shard `index` (from 1) of one write's generation: `tazuna-state-<manifest>.<generation>.<index>`.
+/// Manifest names never contain '.', so a shard never collides with another manifest's ConfigMap.
+std::string ShardName(const std::string& manifest, const std::string& generation, int index);
+/// The Go tool's `_metadata` JSON: {"gitCommitHash":"...","lastSyncedAt":"..."} (+ "shards":[...]).
 std::string EncodeMetadata(const Metadata& metadata);
-/// Builds the `data` maps for a state: the base first, then spill shards, each under kShardBytes.
-std::vector<std::map<std::string, std::string>> BuildShards(const std::map<std::string, std::string>& entries,
-                                                            Metadata metadata);
-/// Parses the `data` of state ConfigMaps into `state` (entries merged; `_metadata` from the base).
+/// Builds the `data` maps for a state: the base first, then spill shards named ShardName(manifest,
+/// generation, i), each under kShardBytes. The base's `_metadata` names the shards.
+std::vector<std::map<std::string, std::string>> BuildShards(const std::string& manifest,
+                                                            const std::map<std::string, std::string>& entries,
+                                                            Metadata metadata, const std::string& generation);
+/// Parses the `data` of state ConfigMaps into `state` (entries merged; `_metadata` from the base,
+/// whose name `configmap` is, so the older numbered shard names can be derived).
 util::Status ParseData(const std::string& configmap, const nlohmann::json& data, ManifestState& state);
 
 /// Reads and writes state ConfigMaps in namespace `tazuna`. Reads never need write permission.
@@ -52,14 +65,20 @@ class StateStore {
  public:
   explicit StateStore(kube::Client& client) : client_(client) {}
 
-  /// One GET per state ConfigMap; a missing ConfigMap is an empty state.
+  /// One GET for the base, then one per shard it names; a missing base is an empty state. A missing
+  /// shard is never a smaller state: the base is read again (a writer may have switched sets in
+  /// between), and a shard still missing is a kInput error naming it.
   util::Result<ManifestState> Read(const std::string& manifest);
   /// Names of every manifest with a `tazuna-state-*` ConfigMap (one LIST), spill shards excluded.
   util::Result<std::vector<std::string>> ListManifests();
   /// Creates namespace `tazuna` when absent (remembered after the first success).
   util::Status EnsureNamespace();
-  /// Writes `state` conditionally on the resourceVersions it was read with. kConflict when another
-  /// writer got there first (the caller re-reads and merges). Updates `state.objects` on success.
+  /// Writes `state` so that a kill at any point leaves the old or the new state complete: spill
+  /// shards are created under a new generation's names, then the base (one write conditional on the
+  /// resourceVersion it was read with) switches to name them, then the shards it no longer names are
+  /// deleted, with any a killed writer left behind (found once per store by one metadata-only LIST).
+  /// kConflict when another writer changed the base first (the caller re-reads and merges; the new
+  /// shards are deleted again). Updates `state.objects` and `state.metadata.shards` on success.
   util::Status Write(ManifestState& state);
   /// Deletes the state ConfigMaps of `state` (base first, so the record goes at once; then its spill
   /// shards), each conditional on the resourceVersion it was read with (kConflict when it changed).
@@ -67,10 +86,16 @@ class StateStore {
   util::Status Delete(const ManifestState& state);
 
  private:
-  util::Status WriteOne(ShardObject& object, const std::map<std::string, std::string>& data);
+  util::Status WriteOne(ShardObject& object, const std::map<std::string, std::string>& data,
+                        const std::string& shard_of);
+  /// Deletes shards of `manifest` that `keep` does not name: `old` and leftovers of killed writes.
+  void CollectGarbage(const std::string& manifest, const std::vector<ShardObject>& old,
+                      const std::vector<std::string>& keep);
 
   kube::Client& client_;
   bool namespace_ready_ = false;
+  std::optional<std::vector<std::string>> shard_names_;  ///< every shard that existed at the first write
+  std::set<std::string> collected_;                      ///< manifests whose leftovers were collected
 };
 
 }  // namespace tazuna::state

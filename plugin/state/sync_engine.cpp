@@ -236,7 +236,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   }
   if (o.dry_run == kube::DryRun::kNone) {
     if (report.failed == 0 && report.refused == 0) {
-      const Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), 0};
+      const Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), {}};
       for (const auto& in : inputs) cp.SetMetadata(in.desired.name, meta);
     }
     if (auto st = cp.FlushAll(); !st) return st.error();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 8,000 objects in one manifest: state spills past 1 MiB into tazuna-state-<m>-1.. and reads back exactly;
+# 8,000 objects in one manifest: state spills past 1 MiB into shards tazuna-state-<m>.<generation>.1.. and reads back exactly;
 # a data key over 253 bytes is stored under a hashed key.
 source "$(dirname "$0")/lib.sh"
 
@@ -20,7 +20,7 @@ with open(path, "w") as f:
 EOF
 cd "$repo"
 expect_rc 0 "sync 8,002 objects" kubectl tazuna state sync --concurrency 64 -o json
-shards=$(kubectl get cm -n tazuna -o name | grep -c "configmap/tazuna-state-$m\(-[0-9]*\)\?$")
+shards=$(kubectl get cm -n tazuna -o name | grep -c "configmap/tazuna-state-$m\(\.[0-9a-f]*\.[0-9]*\)\?$")
 if [ "$shards" -ge 2 ]; then pass "state spilled into $shards ConfigMaps"; else fail "state not spilled ($shards)"; fi
 bytes=$(kubectl get cm -n tazuna -o json | python3 -c "import json,sys; print(sum(len(k)+len(v) for i in json.load(sys.stdin)['items'] if i['metadata']['name'].startswith('tazuna-state-$m') for k,v in i.get('data',{}).items()))")
 if [ "$bytes" -gt 1048576 ]; then pass "state is over 1 MiB ($bytes bytes)"; else fail "state only $bytes bytes"; fi

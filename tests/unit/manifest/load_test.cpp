@@ -96,6 +96,19 @@ TEST_CASE("load: minimal file; mode defaults to or; dev builds skip the version 
   }
 }
 
+TEST_CASE("load: names that fit a state ConfigMap, the longest included") {
+  const std::string longest(227, 'a');
+  for (const std::string& name : {std::string("web"), std::string("-web"), std::string("0"),
+                                 std::string("cert-manager-2"), longest}) {
+    CAPTURE(name);
+    FakeFileReader files;
+    files.files["tazuna.yaml"] = "spec:\n  manifests:\n    - { name: " + name + ", type: manifests, path: a.yaml }\n";
+    util::Result<TazunaFile> f = LoadTazunaFile("tazuna.yaml", {}, files);
+    REQUIRE_MESSAGE(f.has_value(), f.error().message);
+    CHECK(f->manifests.at(0).name == name);
+  }
+}
+
 TEST_CASE("load: a missing root file keeps the reader's error") {
   FakeFileReader files;
   util::Result<TazunaFile> f = LoadTazunaFile("nope/tazuna.yaml", {}, files);

@@ -46,10 +46,11 @@ std::vector<std::string> Ids(const std::vector<json>& objects) {
 
 TEST_CASE("render manifests: a directory is read recursively, sorted, .yaml/.yml/.json only") {
   Fixture f;
-  f.files.files["repo/app/b.yaml"] = "kind: ConfigMap\nmetadata: {name: b}\n";
-  f.files.files["repo/app/a/z.json"] = R"({"kind": "Secret", "metadata": {"name": "z"}})";
+  f.files.files["repo/app/b.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n";
+  f.files.files["repo/app/a/z.json"] = R"({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "z"}})";
   f.files.files["repo/app/README.md"] = "not yaml: [";
-  f.files.files["repo/app/c.yml"] = "---\n# only a comment\n---\nfoo: bar\n---\nkind: Service\nmetadata: {name: c}\n";
+  f.files.files["repo/app/c.yml"] =
+      "---\n# only a comment\n---\nfoo: bar\n---\napiVersion: v1\nkind: Service\nmetadata: {name: c}\n";
   util::Result<RenderedManifest> r = f.Run(Make("app", "manifests", "app"));
   REQUIRE_MESSAGE(r.has_value(), r.error().message);
   CHECK(Ids(r->objects) == std::vector<std::string>{"Secret//z", "ConfigMap//b", "Service//c"});
@@ -59,8 +60,8 @@ TEST_CASE("render manifests: a directory is read recursively, sorted, .yaml/.yml
 
 TEST_CASE("render manifests: a glob and a single file; a missing path names it") {
   Fixture f;
-  f.files.files["repo/x/one.yaml"] = "kind: ConfigMap\nmetadata: {name: one}\n";
-  f.files.files["repo/x/two.yaml"] = "kind: ConfigMap\nmetadata: {name: two}\n";
+  f.files.files["repo/x/one.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: one}\n";
+  f.files.files["repo/x/two.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: two}\n";
   util::Result<RenderedManifest> glob = f.Run(Make("g", "manifests", "x/*.yaml"));
   REQUIRE(glob.has_value());
   CHECK(Ids(glob->objects) == std::vector<std::string>{"ConfigMap//one", "ConfigMap//two"});
@@ -115,10 +116,76 @@ TEST_CASE("render: discovery scopes win over the built-in table") {
 
 TEST_CASE("render: a document that is not a mapping is an error naming the file") {
   Fixture f;
-  f.files.files["repo/bad.yaml"] = "kind: ConfigMap\nmetadata: {name: a}\n---\n- 1\n- 2\n";
+  f.files.files["repo/bad.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n- 1\n- 2\n";
   util::Result<RenderedManifest> r = f.Run(Make("bad", "manifests", "bad.yaml"));
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().message == "manifest \"bad\": repo/bad.yaml: document 2 is not a mapping (want a Kubernetes object)");
+}
+
+struct BadObjectCase {
+  const char* what;
+  std::string text;  // repo/objs/b.yaml; repo/objs/a.yaml is fine
+  std::string want;
+};
+
+TEST_CASE("render: an object without apiVersion or metadata.name names the manifest, file and position") {
+  const std::string cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n---\n";
+  const std::string list = "apiVersion: v1\nkind: List\nitems:\n";
+  const std::string at = "manifest \"web\": repo/objs/b.yaml: document ";
+  const std::vector<BadObjectCase> cases = {
+      {"no metadata.name", cm + "apiVersion: v1\nkind: ConfigMap\nmetadata: {namespace: x}\n",
+       at + "2 (kind ConfigMap): missing metadata.name"},
+      {"no metadata", cm + "apiVersion: v1\nkind: ConfigMap\ndata: {a: b}\n",
+       at + "2 (kind ConfigMap): missing metadata.name"},
+      {"empty name", "apiVersion: v1\nkind: Secret\nmetadata: {name: \"\"}\n",
+       at + "1 (kind Secret): missing metadata.name"},
+      {"generateName only", "apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: run-}\n",
+       at + "1 (kind Job): missing metadata.name"},
+      {"name not a string", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [a]}\n",
+       at + "1 (kind ConfigMap): metadata.name must be a string"},
+      {"metadata not a mapping", "apiVersion: v1\nkind: ConfigMap\nmetadata: cm\n",
+       at + "1 (kind ConfigMap): metadata must be a mapping"},
+      {"no apiVersion", cm + cm + "kind: Service\nmetadata: {name: s}\n", at + "3 (kind Service): missing apiVersion"},
+      {"null apiVersion", "apiVersion:\nkind: Service\nmetadata: {name: s}\n",
+       at + "1 (kind Service): missing apiVersion"},
+      {"apiVersion not a string", "apiVersion: 1\nkind: Service\nmetadata: {name: s}\n",
+       at + "1 (kind Service): apiVersion must be a string"},
+      {"kind null", "apiVersion: v1\nkind:\nmetadata: {name: s}\n", at + "1: kind must be a non-empty string"},
+      {"kind not a string", "apiVersion: v1\nkind: 3\nmetadata: {name: s}\n",
+       at + "1: kind must be a non-empty string"},
+      {"List item without name",
+       list + "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n"
+              "  - {apiVersion: v1, kind: ConfigMap, metadata: {}}\n",
+       at + "1 (kind List): item 2 (kind ConfigMap): missing metadata.name"},
+      {"nested List item without apiVersion",
+       cm + list + "  - {apiVersion: v1, kind: List, items: [{kind: Secret, metadata: {name: s}}]}\n",
+       at + "2 (kind List): item 1 (kind List): item 1 (kind Secret): missing apiVersion"},
+      {"List item not a mapping", list + "  - just text\n",
+       at + "1 (kind List): item 1 is not a mapping (want a Kubernetes object)"},
+      {"List items not a list", list + "  a: b\n", at + "1 (kind List): items must be a list"},
+  };
+  for (const BadObjectCase& c : cases) {
+    CAPTURE(c.what);
+    Fixture f;
+    f.files.files["repo/objs/a.yaml"] = cm;
+    f.files.files["repo/objs/b.yaml"] = c.text;
+    util::Result<RenderedManifest> r = f.Run(Make("web", "manifests", "objs"));
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().kind == util::ErrorKind::kInput);
+    CHECK(r.error().message == c.want);
+  }
+}
+
+TEST_CASE("render: kind-less documents and List items are skipped; nested Lists are flattened") {
+  Fixture f;
+  f.files.files["repo/all.yaml"] =
+      "metadata: {name: no-kind}\n---\napiVersion: v1\nkind: List\nitems:\n"
+      "  - {metadata: {name: no-kind-item}}\n  - null\n"
+      "  - {apiVersion: v1, kind: List, items: [{apiVersion: v1, kind: ConfigMap, metadata: {name: inner}}]}\n"
+      "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: outer}}\n";
+  util::Result<RenderedManifest> r = f.Run(Make("all", "manifests", "all.yaml"));
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(Ids(r->objects) == std::vector<std::string>{"ConfigMap//inner", "ConfigMap//outer"});
 }
 
 const char* kDeployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n";
@@ -157,6 +224,18 @@ TEST_CASE("render kustomize: falls back to kubectl kustomize; neither is a tool-
   CHECK(r.error().message == "manifest \"web\": kustomize: neither \"kustomize\" nor \"kubectl\" found on PATH");
 }
 
+TEST_CASE("render kustomize: an object without metadata.name names the kustomization path") {
+  Fixture f;
+  f.files.files["repo/k/kustomization.yaml"] = "resources: []\n";
+  f.processes.handler = [](const util::ProcessRequest&) {
+    return util::ProcessResult{0, std::string(kDeployment) + "---\napiVersion: v1\nkind: Service\nmetadata: {}\n", "",
+                               false};
+  };
+  util::Result<RenderedManifest> r = f.Run(Make("web", "kustomize", "k"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "manifest \"web\": repo/k: document 2 (kind Service): missing metadata.name");
+}
+
 TEST_CASE("render kustomize: a failing build shows the tool's stderr") {
   Fixture f;
   f.files.files["repo/k/kustomization.yaml"] = "resources: [missing.yaml]\n";
@@ -189,7 +268,7 @@ TEST_CASE("render helmfile: helm template per release with merged values on stdi
   f.files.files["repo/extra/prod.yaml"] = "replicas: 3\n";
   f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
     if (req.argv[0] == "helmfile") return testing::ToolMissing("helmfile");
-    return util::ProcessResult{0, "kind: ConfigMap\nmetadata: {name: " + req.argv[2] + "}\n", "", false};
+    return util::ProcessResult{0, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + req.argv[2] + "}\n", "", false};
   };
   Manifest m = Make("hf", "helmfile", "hf");
   m.helmfile.include_crds = true;

@@ -7,13 +7,14 @@
 namespace tazuna::state {
 
 TEST_CASE("store: _metadata is written in the Go tool's byte form") {
-  CHECK(EncodeMetadata({"abc", "2026-01-02T03:04:05Z", 0}) ==
+  CHECK(EncodeMetadata({"abc", "2026-01-02T03:04:05Z", {}}) ==
         R"({"gitCommitHash":"abc","lastSyncedAt":"2026-01-02T03:04:05Z"})");
-  CHECK(EncodeMetadata({"", "t", 2}) == R"({"gitCommitHash":"","lastSyncedAt":"t","shards":2})");
+  CHECK(EncodeMetadata({"", "t", {"tazuna-state-m.0a1b2c3d.1"}}) ==
+        R"({"gitCommitHash":"","lastSyncedAt":"t","shards":["tazuna-state-m.0a1b2c3d.1"]})");
 }
 
 TEST_CASE("store: small state is one ConfigMap with encoded keys and Go entry values") {
-  const auto shards = BuildShards({{"web//v1/ConfigMap/ns/a", std::string(64, 'a')}}, {"c", "t", 0});
+  const auto shards = BuildShards("web", {{"web//v1/ConfigMap/ns/a", std::string(64, 'a')}}, {"c", "t", {}}, "g");
   REQUIRE(shards.size() == 1);
   CHECK(shards[0].at("web____v1__ConfigMap__ns__a") == R"({"contentHash":")" + std::string(64, 'a') + R"("})");
   CHECK(shards[0].at("_metadata") == R"({"gitCommitHash":"c","lastSyncedAt":"t"})");
@@ -25,7 +26,7 @@ TEST_CASE("store: large state spills into shards under the size limit and parses
     entries["m//v1/ConfigMap/ns/object-with-a-long-enough-name-" + std::to_string(i)] = std::string(64, 'f');
   }
   entries["m//v1/ConfigMap/ns/" + std::string(300, 'x')] = std::string(64, 'e');  // over 253 bytes
-  const auto shards = BuildShards(entries, {"c", "t", 0});
+  const auto shards = BuildShards("m", entries, {"c", "t", {}}, "0a1b2c3d");
   CHECK(shards.size() >= 2);
   ManifestState back;
   for (size_t i = 0; i < shards.size(); ++i) {
@@ -33,10 +34,25 @@ TEST_CASE("store: large state spills into shards under the size limit and parses
     for (const auto& [k, v] : shards[i]) bytes += k.size() + v.size();
     CHECK(bytes <= kShardBytes + 1024);
     for (const auto& [k, v] : shards[i]) CHECK(k.size() <= kMaxDataKeyLength);
-    REQUIRE(ParseData(ConfigMapName("m", static_cast<int>(i)), nlohmann::json(shards[i]), back));
+    const std::string name = i == 0 ? ConfigMapName("m") : ShardName("m", "0a1b2c3d", static_cast<int>(i));
+    REQUIRE(ParseData(name, nlohmann::json(shards[i]), back));
   }
   CHECK(back.entries == entries);
-  CHECK(back.metadata.shards == static_cast<int>(shards.size()) - 1);
+  REQUIRE(back.metadata.shards.size() == shards.size() - 1);
+  CHECK(back.metadata.shards[0] == "tazuna-state-m.0a1b2c3d.1");
+}
+
+TEST_CASE("store: _metadata names shards: the older count form, and never another manifest's ConfigMap") {
+  ManifestState legacy;
+  REQUIRE(ParseData("tazuna-state-app", {{"_metadata", R"({"gitCommitHash":"","lastSyncedAt":"t","shards":2})"}}, legacy));
+  CHECK(legacy.metadata.shards == std::vector<std::string>{"tazuna-state-app-1", "tazuna-state-app-2"});
+  ManifestState foreign;
+  const auto st = ParseData("tazuna-state-app",
+                            {{"_metadata", R"({"gitCommitHash":"","lastSyncedAt":"t","shards":["tazuna-state-app-1"]})"}},
+                            foreign);
+  REQUIRE_FALSE(st);
+  CHECK(st.error().message == "configmap tazuna-state-app: _metadata names a foreign shard");
+  CHECK(ShardName("app", "0a1b2c3d", 1).find('.') != std::string::npos);  // '.' is never in a manifest name
 }
 
 TEST_CASE("store: a corrupt entry names the ConfigMap and key") {
