@@ -7,6 +7,7 @@
 #include "cli/show_changes.hpp"
 #include "state/diff.hpp"
 #include "state/plan.hpp"
+#include "state/secret_key.hpp"
 #include "state/store.hpp"
 
 namespace tazuna::cli {
@@ -64,6 +65,14 @@ util::Result<int> Run(Context& ctx, const StateDiffOptions& o) {
   kube::Client& client = *(*session)->client;
   auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
   if (!run) return run.error();
+  if (state::AnySecret(run->manifests)) {
+    auto key = state::LoadSecretHashKey(client, state::CreateKey::kNo);
+    if (!key) return key.error();
+    if (key->status == state::SecretHashKey::Status::kUnreadable) {
+      (*session)->log.Warning(key->problem + ": Secret rows are shown as always-sync");
+    }
+    state::KeySecretHashes(run->manifests, *key);
+  }
   state::StateStore store(client);
   // One GET per state ConfigMap; per object only for the rare pair of keys in two groups.
   auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);

@@ -10,6 +10,7 @@
 #include "manifest/manifest.hpp"
 #include "state/lease.hpp"
 #include "state/plan.hpp"
+#include "state/secret_key.hpp"
 #include "state/sync_engine.hpp"
 #include "util/strings.hpp"
 
@@ -115,6 +116,12 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
     if (!taken) return taken.error();
     lock = std::move(*taken);
     so.fence = [l = lock.get()] { return l->Check(); };  // every write first checks the lock is still ours
+  }
+  if (state::AnySecret(run->manifests)) {  // Secrets are recorded with keyed hashes (the key is made once)
+    const auto create = so.dry_run == kube::DryRun::kNone ? state::CreateKey::kYes : state::CreateKey::kNo;
+    auto key = state::LoadSecretHashKey(client, create);
+    if (!key) return key.error();
+    state::KeySecretHashes(run->manifests, *key);
   }
   auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
   if (!inputs) return inputs.error();

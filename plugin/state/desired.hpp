@@ -11,12 +11,20 @@
 
 namespace tazuna::state {
 
+/// Whether an object's hash could be computed: a Secret's needs the cluster's state key.
+enum class HashState {
+  kKnown,       ///< `hash` is the content hash
+  kNoKey,       ///< a Secret before the first sync made the key: it will be (re)written
+  kUnreadable,  ///< a Secret whose key this user cannot read: nothing can be concluded (always-sync)
+};
+
 /// One rendered object with its state key, identity and content hash.
 struct DesiredObject {
   StateKey key;
   std::string key_string;   ///< key.ToString()
   ObjectIdentity identity;  ///< where it is applied
-  std::string hash;         ///< ContentHash of the rendered object
+  std::string hash;         ///< ContentHash of the rendered object (keyed for Secrets; empty unless kKnown)
+  HashState hash_state = HashState::kKnown;
   nlohmann::json object;
 };
 

@@ -51,8 +51,8 @@ DiffEntry Paired(const DesiredManifest& desired, size_t i, const StoredKey* s) {
     e.old_key = s->key;  // another apiVersion: the rendered key replaces it once applied
   }
   if (s != nullptr) e.old_hash = s->hash;
-  if (desired.always_sync) {
-    e.type = ChangeType::kAlwaysSync;
+  if (desired.always_sync || d.hash_state == HashState::kUnreadable) {
+    e.type = ChangeType::kAlwaysSync;  // nothing can be concluded without the hash
   } else if (s != nullptr) {
     e.type = ChangeType::kModified;
   }
@@ -85,7 +85,8 @@ std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState&
     }
     if (partner != nullptr) partner->claimed = true;
     DiffEntry e = Paired(desired, i, partner);
-    const bool unchanged = e.type == ChangeType::kModified && e.old_key.empty() && e.old_hash == e.new_hash;
+    const bool unchanged = e.type == ChangeType::kModified && e.old_key.empty() && e.old_hash == e.new_hash &&
+                           desired.objects[i].hash_state == HashState::kKnown;
     if (!unchanged) out.push_back(std::move(e));
   }
   for (const auto& s : keys) {

@@ -116,4 +116,15 @@ TEST_CASE("diff: an unparsable stored key is a removed row marked invalid") {
   CHECK_FALSE(entries[0].valid_key);
 }
 
+TEST_CASE("diff: a Secret whose hash needs a key never reads as unchanged") {
+  DesiredManifest d{"m", false, {Obj("m", "v1", "Secret", "ns", "s", "")}};
+  ManifestState s;
+  s.entries = {{"m//v1/Secret/ns/s", ""}};  // equal (empty) hashes must not count as unchanged
+  d.objects[0].hash_state = HashState::kNoKey;
+  CHECK(Rows(Diff(d, s, Ids())) == "modified m//v1/Secret/ns/s\n");
+  d.objects[0].hash_state = HashState::kUnreadable;
+  CHECK(Rows(Diff(d, s, Ids())) == "always-sync m//v1/Secret/ns/s\n");
+  CHECK(Rows(Diff(d, {}, Ids())) == "always-sync m//v1/Secret/ns/s\n");
+}
+
 }  // namespace tazuna::state

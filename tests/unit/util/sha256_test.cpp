@@ -12,6 +12,19 @@ TEST_CASE("sha256: known vectors in lowercase hex") {
   CHECK(Sha256Hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+TEST_CASE("hmac-sha256: RFC 4231 test cases 1 and 2") {
+  CHECK(HmacSha256Hex(std::string(20, '\x0b'), "Hi There") ==
+        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  CHECK(HmacSha256Hex("Jefe", "what do ya want for nothing?") ==
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+}
+
+TEST_CASE("random bytes: the length asked for, and not all alike") {
+  const std::string a = RandomBytes(32), b = RandomBytes(32);
+  CHECK(a.size() == 32);
+  CHECK(a != b);
+}
+
 TEST_CASE("base64: encode matches the standard vectors") {
   const std::pair<const char*, const char*> cases[] = {
       {"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},         {"foo", "Zm9v"},

@@ -1,0 +1,95 @@
+#include "state/secret_key.hpp"
+
+#include "state/content_hash.hpp"
+#include "state/store.hpp"
+#include "util/base64.hpp"
+#include "util/sha256.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::state {
+
+using nlohmann::json;
+
+namespace {
+
+bool IsSecret(const StateKey& k) { return k.group.empty() && k.version == "v1" && k.kind == "Secret"; }
+
+util::Result<SecretHashKey> FromSecret(const json& secret) {
+  const std::string encoded = secret.value("data", json::object()).value("key", "");
+  auto key = util::Base64Decode(encoded);
+  SecretHashKey out;
+  if (!key || key->size() != kStateKeyBytes) {
+    out.status = SecretHashKey::Status::kUnreadable;
+    out.problem = util::StrCat("Secret ", kStateNamespace, "/", kStateKeySecret, " has no ", kStateKeyBytes,
+                               "-byte data.key");
+    return out;
+  }
+  out.status = SecretHashKey::Status::kKeyed;
+  out.key = std::move(*key);
+  return out;
+}
+
+}  // namespace
+
+util::Result<SecretHashKey> LoadSecretHashKey(kube::Client& client, CreateKey create) {
+  const kube::ObjectRef ref{"v1", "Secret", kStateNamespace, kStateKeySecret};
+  auto secret = client.Get(ref);
+  if (!secret && kube::IsReason(secret.error(), "NotFound") && create == CreateKey::kYes) {
+    const json fresh = {{"apiVersion", "v1"},
+                        {"kind", "Secret"},
+                        {"metadata", {{"name", kStateKeySecret}, {"namespace", kStateNamespace}}},
+                        {"type", "Opaque"},
+                        {"data", {{"key", util::Base64Encode(util::RandomBytes(kStateKeyBytes))}}}};
+    secret = client.Create(fresh);
+    if (!secret && kube::IsReason(secret.error(), "AlreadyExists")) secret = client.Get(ref);  // theirs wins
+  }
+  if (secret) {
+    auto key = FromSecret(*secret);
+    if (key && key->status != SecretHashKey::Status::kKeyed && create == CreateKey::kYes) {
+      return util::MakeError(util::ErrorKind::kInput, key->problem);
+    }
+    return key;
+  }
+  if (kube::IsReason(secret.error(), "NotFound")) return SecretHashKey{};
+  if (create == CreateKey::kYes) {
+    return secret.error().WithContext(
+        util::StrCat("sync needs Secret ", kStateNamespace, "/", kStateKeySecret, " to record Secrets"));
+  }
+  SecretHashKey out;
+  out.status = SecretHashKey::Status::kUnreadable;
+  out.problem = util::StrCat("cannot read Secret ", kStateNamespace, "/", kStateKeySecret, " (",
+                             secret.error().reason.empty() ? secret.error().message : secret.error().reason, ")");
+  return out;
+}
+
+bool AnySecret(const std::vector<DesiredManifest>& manifests) {
+  for (const auto& m : manifests) {
+    for (const auto& d : m.objects) {
+      if (IsSecret(d.key)) return true;
+    }
+  }
+  return false;
+}
+
+void KeySecretHashes(std::vector<DesiredManifest>& manifests, const SecretHashKey& key) {
+  for (auto& m : manifests) {
+    for (auto& d : m.objects) {
+      if (!IsSecret(d.key)) continue;
+      switch (key.status) {
+        case SecretHashKey::Status::kKeyed:
+          d.hash = util::HmacSha256Hex(key.key, ContentHashInput(d.object));
+          break;
+        case SecretHashKey::Status::kAbsent:
+          d.hash.clear();
+          d.hash_state = HashState::kNoKey;
+          break;
+        case SecretHashKey::Status::kUnreadable:
+          d.hash.clear();
+          d.hash_state = HashState::kUnreadable;
+          break;
+      }
+    }
+  }
+}
+
+}  // namespace tazuna::state
