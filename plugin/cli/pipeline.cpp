@@ -5,6 +5,7 @@
 
 #include "manifest/manifest.hpp"
 #include "manifest/objects.hpp"
+#include "state/ownership.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -74,6 +75,7 @@ util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFi
     manifest::SetDefaultNamespace(r->objects, r->default_namespace, run.identities.get());
     run.manifests.push_back(state::Desire(std::move(*r), *run.identities));
   }
+  if (auto st = state::CheckRenderedOnce(run.manifests); !st) return st.error();
   return run;
 }
 
@@ -97,9 +99,13 @@ util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Con
   return out;
 }
 
-std::string GitCommit(Context& ctx, const std::string& dir) {
+namespace {
+
+// One git command in `dir`: its trimmed stdout, or "" on any failure.
+std::string Git(Context& ctx, const std::string& dir, std::vector<std::string> args) {
   util::ProcessRequest req;
-  req.argv = {"git", "rev-parse", "HEAD"};
+  req.argv = {"git"};
+  req.argv.insert(req.argv.end(), args.begin(), args.end());
   req.cwd = dir;
   req.env = ctx.env.vars();
   req.timeout = std::chrono::seconds(10);
@@ -107,6 +113,37 @@ std::string GitCommit(Context& ctx, const std::string& dir) {
   if (!r || r->exit_code != 0) return "";
   return std::string(util::Trim(r->out));
 }
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+state::Origin FindOrigin(Context& ctx, const std::string& file, util::Logger* log) {
+  const size_t slash = file.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : file.substr(0, slash);
+  const std::string top = Git(ctx, dir, {"rev-parse", "--show-toplevel"});
+  // --show-prefix: the directory of tazuna.yaml relative to the repository root ("clusters/prod/").
+  const std::string in_repo = (top.empty() ? "" : Git(ctx, dir, {"rev-parse", "--show-prefix"})) + BaseName(file);
+  const std::string remote = top.empty() ? "" : Git(ctx, dir, {"remote", "get-url", "origin"});
+  if (!remote.empty()) return {state::NormalizeRepository(remote), in_repo};
+  std::string name = BaseName(top.empty() ? dir : top);
+  if (name == "." || name.empty()) name = BaseName(ctx.env.GetOr("PWD", "."));
+  if (log == nullptr) return {name, in_repo};
+  log->Warning(util::StrCat("no git remote \"origin\" for ", file, ": the state's origin is the directory name ",
+                           util::Quote(name), ", which another checkout may share"));
+  return {name, in_repo};
+}
+
+state::StateStore NewStateStore(kube::Client& client) {
+  state::StateStore store(client);
+  store.set_tooling("tazuna/v" TAZUNA_VERSION);
+  return store;
+}
+
+std::string GitCommit(Context& ctx, const std::string& dir) { return Git(ctx, dir, {"rev-parse", "HEAD"}); }
 
 std::string ObjectName(const std::string& group, const std::string& kind, const std::string& name) {
   return util::ToLower(kind) + (group.empty() ? "" : "." + group) + "/" + name;

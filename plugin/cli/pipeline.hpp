@@ -10,6 +10,7 @@
 #include "manifest/manifest.hpp"
 #include "state/desired.hpp"
 #include "state/identity.hpp"
+#include "state/store.hpp"
 
 namespace tazuna::cli {
 
@@ -46,6 +47,14 @@ util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& selecti
 /// error (the caller then deletes nothing).
 util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Context& ctx, const Selection& selection,
                                                                              util::Logger& log, kube::Client& client);
+
+/// Where `file` (a tazuna.yaml) is managed from: the normalised `origin` remote of its git repository
+/// and its path in it. Without a remote: the repository's root directory name (or, outside git, the
+/// file's directory name) plus the path, with a warning on `log` (when given) that this origin is weak.
+state::Origin FindOrigin(Context& ctx, const std::string& file, util::Logger* log);
+
+/// A StateStore for `client` that writes `tazuna/v<version>` as its ApplySet tooling.
+state::StateStore NewStateStore(kube::Client& client);
 
 /// `git rev-parse HEAD` in `dir`, or "" when not a repository or git is missing.
 std::string GitCommit(Context& ctx, const std::string& dir);

@@ -87,10 +87,14 @@ util::Status ShowChanges(Context& ctx, kube::Client& client, const std::vector<s
   char tmpl[] = "/tmp/kubectl-tazuna-diff-XXXXXX";
   if (::mkdtemp(tmpl) == nullptr) return util::MakeError(util::ErrorKind::kInternal, "cannot create a temp dir");
   const std::string root = tmpl, live_dir = root + "/LIVE", merged_dir = root + "/MERGED";
-  std::filesystem::create_directories(live_dir);
-  std::filesystem::create_directories(merged_dir);
+  std::error_code ec;
   util::Status st;
+  if (!std::filesystem::create_directories(live_dir, ec) || !std::filesystem::create_directories(merged_dir, ec)) {
+    st = util::MakeError(util::ErrorKind::kInternal,
+                         util::StrCat("cannot create directories in ", root, ": ", ec.message()));
+  }
   for (const auto& e : entries) {
+    if (!st) break;
     if (e.type == state::ChangeType::kRemoved || e.object_index < 0) continue;
     for (const auto& d : desired) {
       if (d.name != e.manifest) continue;
@@ -110,7 +114,6 @@ util::Status ShowChanges(Context& ctx, kube::Client& client, const std::vector<s
       ctx.out << r->out;
     }
   }
-  std::error_code ec;
   std::filesystem::remove_all(root, ec);  // best effort: a leftover temp dir is harmless
   return st;
 }

@@ -6,6 +6,7 @@
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
 #include "state/diff.hpp"
+#include "state/ownership.hpp"
 #include "state/plan.hpp"
 #include "state/secret_key.hpp"
 #include "state/store.hpp"
@@ -32,7 +33,8 @@ nlohmann::json EntryJson(const state::DiffEntry& e) {
   return j;
 }
 
-void PrintDiff(Context& ctx, const StateDiffOptions& o, const std::vector<state::DiffEntry>& entries) {
+void PrintDiff(Context& ctx, const StateDiffOptions& o, const std::vector<state::DiffEntry>& entries,
+               const state::LiveOwners& owners) {
   if (o.output == "json" || o.output == "yaml") {
     std::vector<nlohmann::json> items;
     for (const auto& e : entries) items.push_back(EntryJson(e));
@@ -46,11 +48,15 @@ void PrintDiff(Context& ctx, const StateDiffOptions& o, const std::vector<state:
   const bool wide = o.output == "wide";
   print::Table t;
   t.headers = {"MANIFEST", "CHANGE", "APIVERSION", "KIND", "NAMESPACE", "NAME"};
-  if (wide) t.headers.insert(t.headers.end(), {"OLD-HASH", "NEW-HASH"});
+  if (wide) t.headers.insert(t.headers.end(), {"OLD-HASH", "NEW-HASH", "OWNER"});
   for (const auto& e : entries) {
     std::vector<std::string> cells = {e.manifest,         state::ChangeTypeName(e.type), e.parsed.ApiVersion(),
                                       e.parsed.kind,      e.parsed.namespace_name,       e.parsed.name};
-    if (wide) cells.insert(cells.end(), {e.old_hash.substr(0, 12), e.new_hash.substr(0, 12)});
+    if (wide) {
+      const auto owner = owners.find(e.identity);  // added rows whose object exists already
+      cells.insert(cells.end(), {e.old_hash.substr(0, 12), e.new_hash.substr(0, 12),
+                                 owner == owners.end() ? "" : state::DescribeOwner(owner->second)});
+    }
     t.rows.push_back(std::move(cells));
   }
   print::PrintTable(ctx.out, t, !o.no_headers);
@@ -77,15 +83,19 @@ util::Result<int> Run(Context& ctx, const StateDiffOptions& o) {
   // One GET per state ConfigMap; per object only for the rare pair of keys in two groups.
   auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
   if (!inputs) return inputs.error();
-  std::vector<state::DiffEntry> all;
-  std::vector<state::DesiredManifest> desired;
-  for (auto& in : *inputs) {
-    all.insert(all.end(), in.diff.begin(), in.diff.end());
-    desired.push_back(std::move(in.desired));
+  const state::Origin origin = FindOrigin(ctx, selection->file.path, nullptr);
+  for (const auto& in : *inputs) {  // rows against another repository's state would mean nothing
+    if (auto st = state::CheckOrigin(in.stored, origin, false); !st) return st.error();
   }
+  std::vector<state::DiffEntry> all;
+  for (const auto& in : *inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
   state::SortDiff(all);
-  PrintDiff(ctx, o, all);
+  state::LiveOwners owners;
+  if (o.output == "wide") owners = state::ReadLiveOwners(client, *inputs, state::OwnerRows::kAdded, (*session)->log);
+  PrintDiff(ctx, o, all, owners);
   if (o.show_changes && !all.empty()) {
+    std::vector<state::DesiredManifest> desired;
+    for (auto& in : *inputs) desired.push_back(std::move(in.desired));
     if (auto st = ShowChanges(ctx, client, all, desired); !st) return st.error();
   }
   return all.empty() ? kExitOk : kExitDifferences;

@@ -7,6 +7,7 @@
 #include "cli/options.hpp"
 #include "cli/pipeline.hpp"
 #include "state/lease.hpp"
+#include "state/ownership.hpp"
 #include "state/state_key.hpp"
 #include "state/store.hpp"
 #include "util/strings.hpp"
@@ -19,6 +20,7 @@ struct StateForgetOptions {
   ConnectionOptions connection;
   FileOptions file;
   bool orphaned = false;
+  bool take_ownership = false;
   std::vector<std::string> keys;  ///< positional
 };
 
@@ -50,7 +52,8 @@ util::Result<std::unique_ptr<state::SyncLock>> Lock(Context& ctx, kube::Client& 
   return state::SyncLock::Acquire(client, ctx.clock, log, lo);
 }
 
-util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForgetOptions& o) {
+util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForgetOptions& o,
+                        const state::Origin& origin) {
   const std::string only = o.file.manifests.empty() ? "" : o.file.manifests.front();
   std::map<std::string, state::ManifestState> states;
   std::map<std::string, std::vector<std::string>> found;  // manifest -> keys to erase
@@ -62,6 +65,7 @@ util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForge
       if (!states.count(manifest)) {
         auto read = store.Read(manifest);
         if (!read) return read.error();
+        if (auto st = state::CheckOrigin(*read, origin, o.take_ownership); !st) return st;
         states.emplace(manifest, std::move(*read));
       }
       if (states[manifest].entries.count(spelled) == 0) continue;
@@ -83,7 +87,8 @@ util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForge
   return util::Ok();
 }
 
-util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, const Selection& selection) {
+util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, const Selection& selection,
+                            const state::Origin& origin, bool take_ownership) {
   std::set<std::string> known;
   for (const auto& m : selection.file.manifests) known.insert(m.name);
   auto names = store.ListManifests();
@@ -93,6 +98,10 @@ util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, const Select
     if (known.count(name)) continue;
     auto st = store.Read(name);
     if (!st) return st.error();
+    if (auto mine = state::CheckOrigin(*st, origin, take_ownership); !mine) {
+      ctx.err << "skipped manifest " << util::Quote(name) << ": " << mine.error().message << '\n';
+      continue;  // another repository's manifest: not orphaned, just not ours
+    }
     if (auto d = store.Delete(*st); !d) return d.error().WithContext("manifest " + util::Quote(name));
     ctx.out << "forgot manifest " << util::Quote(name) << " (" << st->entries.size() << " entries)\n";
     ++forgotten;
@@ -115,8 +124,10 @@ util::Result<int> Run(Context& ctx, StateForgetOptions& o, const std::vector<std
   kube::Client& client = *(*session)->client;
   auto lock = Lock(ctx, client, (*session)->log);  // never edit state under a running sync
   if (!lock) return lock.error();
-  state::StateStore store(client);
-  const auto st = o.orphaned ? ForgetOrphaned(ctx, store, *selection) : ForgetKeys(ctx, store, o);
+  state::StateStore store = NewStateStore(client);
+  const state::Origin origin = FindOrigin(ctx, o.file.file, nullptr);
+  const auto st = o.orphaned ? ForgetOrphaned(ctx, store, *selection, origin, o.take_ownership)
+                             : ForgetKeys(ctx, store, o, origin);
   if (!st) return st.error();
   return kExitOk;
 }
@@ -140,6 +151,7 @@ Command NewStateForgetCommand() {
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kFileAndManifest);
     f.Bool(&o->orphaned, "orphaned", 0, "Forget the state of every manifest that tazuna.yaml no longer names.");
+    f.Bool(&o->take_ownership, "take-ownership", 0, "Also forget state recorded from another repository.");
     AddConnectionFlags(f, o->connection);
   };
   c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>& args) { return Run(ctx, *o, args); };

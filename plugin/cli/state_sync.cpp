@@ -1,5 +1,6 @@
 // kubectl tazuna state sync [-f] [-e] [-t] [-m] [--prune] [--dry-run=none|server] [--concurrency N] [-o ...]
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 
 #include "cli/command.hpp"
@@ -9,6 +10,7 @@
 #include "cli/sync_output.hpp"
 #include "manifest/manifest.hpp"
 #include "state/lease.hpp"
+#include "state/ownership.hpp"
 #include "state/plan.hpp"
 #include "state/secret_key.hpp"
 #include "state/sync_engine.hpp"
@@ -18,11 +20,14 @@ namespace tazuna::cli {
 
 namespace {
 
+constexpr long long kMaxLockTimeoutSeconds = 86400;  // a day; also keeps the milliseconds in range
+
 struct StateSyncOptions {
   ConnectionOptions connection;
   FileOptions file;
   bool prune = false;
   bool allow_empty = false;
+  bool take_ownership = false;
   std::string dry_run = "none";
   int concurrency = 32;
   std::string output = "table";
@@ -39,7 +44,13 @@ util::Status Complete(Context& ctx, StateSyncOptions& o) {
   if (!seconds && !bare) {
     return util::MakeError(util::ErrorKind::kUsage, "invalid --lock-timeout \"" + t + "\": use seconds, e.g. 90s");
   }
-  o.lock_wait = std::chrono::seconds(std::stoll(seconds ? t.substr(0, t.size() - 1) : t));
+  const std::string_view digits = std::string_view(t).substr(0, seconds ? t.size() - 1 : t.size());
+  long long n = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc() || end != digits.data() + digits.size() || n > kMaxLockTimeoutSeconds) {
+    return util::MakeError(util::ErrorKind::kUsage, "invalid --lock-timeout \"" + t + "\": at most 86400s");
+  }
+  o.lock_wait = std::chrono::seconds(n);
   return util::Ok();
 }
 
@@ -103,10 +114,13 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   state::SyncOptions so;
   so.prune = o.prune;
   so.allow_empty = o.allow_empty;
+  so.take_ownership = o.take_ownership;
+  for (const auto& m : selection->file.manifests) so.sibling_manifests.insert(m.name);
   so.dry_run = o.dry_run == "server" ? kube::DryRun::kAll : kube::DryRun::kNone;
   so.concurrency = o.concurrency;
   so.git_commit = GitCommit(ctx, selection->file.dir);
-  state::StateStore store(client);
+  so.origin = FindOrigin(ctx, selection->file.path, &(*session)->log);
+  state::StateStore store = NewStateStore(client);
   std::unique_ptr<state::SyncLock> lock;
   if (so.dry_run == kube::DryRun::kNone) {
     if (auto st = store.EnsureNamespace(); !st) return st.error();
@@ -125,6 +139,11 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   }
   auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
   if (!inputs) return inputs.error();
+  for (const auto& in : *inputs) {  // a state managed from another repository is not ours to change
+    if (auto st = state::CheckOrigin(in.stored, so.origin, o.take_ownership); !st) return st.error();
+  }
+  // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply.
+  so.live_owners = state::ReadLiveOwners(client, *inputs, state::OwnerRows::kApplies, (*session)->log);
   if (so.prune && HasRemoved(*inputs)) {
     // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
     auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client);
@@ -170,6 +189,9 @@ Command NewStateSyncCommand() {
            "Delete objects removed from the manifests (also TAZUNA_STATE_SYNC_DELETE=true); only objects tazuna "
            "manages, that nothing in tazuna.yaml renders, after every apply succeeded.");
     f.Bool(&o->allow_empty, "allow-empty", 0, "Let --prune delete every object of a manifest that renders none.");
+    f.Bool(&o->take_ownership, "take-ownership", 0,
+           "Apply objects another manifest owns (reported as conflict otherwise) and move them to this one; "
+           "take over the state of a manifest managed from another repository.");
     f.String(&o->dry_run, "dry-run", 0, "Must be \"none\" or \"server\". server: send every write with dryRun=All; no state changes.");
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     f.String(&o->lock_timeout, "lock-timeout", 0, "How long to wait for another sync's lock (seconds, e.g. 90s).");

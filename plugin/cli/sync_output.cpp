@@ -26,7 +26,7 @@ std::string VerbText(const state::SyncResult& r, const state::SyncOptions& o) {
   } else if (r.verb == Verb::kKept && !o.prune) {
     verb += " (pass --prune or TAZUNA_STATE_SYNC_DELETE=true to delete)";
   }
-  if (o.dry_run == kube::DryRun::kAll && r.verb != Verb::kFailed && r.verb != Verb::kUnchanged) {
+  if (o.dry_run == kube::DryRun::kAll && !state::IsFailure(r.verb) && r.verb != Verb::kUnchanged) {
     verb += " (server dry run)";
   }
   return verb;
@@ -88,8 +88,10 @@ void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double
   char elapsed[32];
   std::snprintf(elapsed, sizeof elapsed, "%.2fs", seconds);
   err << "sync: " << counts[Verb::kCreated] << " created, " << counts[Verb::kConfigured] << " configured, "
+      << (counts[Verb::kAdopted] > 0 ? std::to_string(counts[Verb::kAdopted]) + " adopted, " : "")
       << counts[Verb::kUnchanged] << " unchanged, " << counts[Verb::kDeleted] << " deleted, " << counts[Verb::kKept]
       << " kept, " << (counts[Verb::kSkipped] > 0 ? std::to_string(counts[Verb::kSkipped]) + " skipped, " : "")
+      << (counts[Verb::kConflict] > 0 ? std::to_string(counts[Verb::kConflict]) + " conflicts, " : "")
       << counts[Verb::kFailed] << " failed in " << elapsed << " (" << requests << " API requests, "
       << report.state_writes << " state writes)\n";
 }

@@ -1,5 +1,8 @@
 #include "kube/exec_credential.hpp"
 
+#include <string_view>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "kube/api_error.hpp"
@@ -34,6 +37,50 @@ util::Error NotInstalled(const ExecConfig& exec) {
   return e;
 }
 
+// encoding/json's name for the type of a value it cannot put into a string field.
+const char* GoJsonType(const nlohmann::json& value) {
+  if (value.is_number()) return "number";
+  if (value.is_boolean()) return "bool";
+  if (value.is_array()) return "array";
+  return "object";
+}
+
+// A string field as encoding/json decodes it: absent or null is empty, any other non-string an error.
+util::Result<std::string> StringField(const nlohmann::json& object, const char* key, std::string_view go_field) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return std::string();
+  if (it->is_string()) return it->get<std::string>();
+  return MakeError(ErrorKind::kInput, StrCat("decoding stdout: json: cannot unmarshal ", GoJsonType(*it),
+                                             " into Go struct field ", go_field, " of type string"));
+}
+
+// ExecCredential.status: a token or a certificate and key, and an optional expiry.
+util::Result<ExecCredential> DecodeStatus(const nlohmann::json& status) {
+  ExecCredential cred;
+  std::string expiry;
+  for (auto [key, out] : {std::pair{"token", &cred.token}, std::pair{"clientCertificateData", &cred.client_cert_pem},
+                          std::pair{"clientKeyData", &cred.client_key_pem},
+                          std::pair{"expirationTimestamp", &expiry}}) {
+    auto value = StringField(status, key, StrCat("ExecCredentialStatus.status.", key));
+    if (!value) return value.error();
+    *out = std::move(*value);
+  }
+  if (cred.token.empty() && cred.client_cert_pem.empty() && cred.client_key_pem.empty()) {
+    return MakeError(ErrorKind::kInput, "exec plugin didn't return a token or cert/key pair");
+  }
+  if (cred.client_cert_pem.empty() != cred.client_key_pem.empty()) {
+    return MakeError(ErrorKind::kInput, "exec plugin returned only certificate or key, not both");
+  }
+  if (!expiry.empty()) {
+    std::chrono::system_clock::time_point when;
+    if (!util::ParseRfc3339(expiry, &when)) {
+      return MakeError(ErrorKind::kInput, StrCat("decoding stdout: invalid expirationTimestamp ", util::Quote(expiry)));
+    }
+    cred.expiry = when;
+  }
+  return cred;
+}
+
 }  // namespace
 
 std::string BuildExecInfo(const ExecConfig& exec, const RestConfig& cluster) {
@@ -56,36 +103,21 @@ std::string BuildExecInfo(const ExecConfig& exec, const RestConfig& cluster) {
 util::Result<ExecCredential> ParseExecCredential(const std::string& stdout_text, const std::string& api_version) {
   const nlohmann::json doc = nlohmann::json::parse(stdout_text, nullptr, false);
   if (!doc.is_object()) return MakeError(ErrorKind::kInput, "decoding stdout: couldn't get version/kind; json parse error");
-  const std::string got = doc.value("apiVersion", "");
-  if (doc.value("kind", "") != "ExecCredential" || got.empty()) {
+  auto got = StringField(doc, "apiVersion", "ExecCredential.apiVersion");
+  if (!got) return got.error();
+  auto kind = StringField(doc, "kind", "ExecCredential.kind");
+  if (!kind) return kind.error();
+  if (*kind != "ExecCredential" || got->empty()) {
     return MakeError(ErrorKind::kInput, "decoding stdout: Object 'Kind' is missing or not ExecCredential");
   }
-  if (got != api_version) {
+  if (*got != api_version) {
     return MakeError(ErrorKind::kInput, StrCat("exec plugin is configured to use API version ", api_version,
-                                               ", plugin returned version ", got));
+                                               ", plugin returned version ", *got));
   }
   if (!doc.contains("status") || !doc["status"].is_object()) {
     return MakeError(ErrorKind::kInput, "exec plugin didn't return a status field");
   }
-  const nlohmann::json& status = doc["status"];
-  ExecCredential cred;
-  cred.token = status.value("token", "");
-  cred.client_cert_pem = status.value("clientCertificateData", "");
-  cred.client_key_pem = status.value("clientKeyData", "");
-  if (cred.token.empty() && cred.client_cert_pem.empty() && cred.client_key_pem.empty()) {
-    return MakeError(ErrorKind::kInput, "exec plugin didn't return a token or cert/key pair");
-  }
-  if (cred.client_cert_pem.empty() != cred.client_key_pem.empty()) {
-    return MakeError(ErrorKind::kInput, "exec plugin returned only certificate or key, not both");
-  }
-  if (const std::string ts = status.value("expirationTimestamp", ""); !ts.empty()) {
-    std::chrono::system_clock::time_point when;
-    if (!util::ParseRfc3339(ts, &when)) {
-      return MakeError(ErrorKind::kInput, StrCat("decoding stdout: invalid expirationTimestamp ", util::Quote(ts)));
-    }
-    cred.expiry = when;
-  }
-  return cred;
+  return DecodeStatus(doc["status"]);
 }
 
 ExecProvider::ExecProvider(ExecConfig exec, const RestConfig& cluster, util::ProcessRunner& processes,

@@ -29,7 +29,8 @@ std::string BuildExecInfo(const ExecConfig& exec, const RestConfig& cluster);
 /// Parses the plugin's stdout. Errors (kInput) in client-go's words without the "getting credentials: "
 /// prefix: `decoding stdout: ...`, `exec plugin is configured to use API version X, plugin returned
 /// version Y`, `exec plugin didn't return a status field`, `exec plugin didn't return a token or cert/key
-/// pair`, `exec plugin returned only certificate or key, not both`.
+/// pair`, `exec plugin returned only certificate or key, not both`, `decoding stdout: json: cannot unmarshal
+/// number into Go struct field ExecCredentialStatus.status.token of type string` (a field of another type).
 util::Result<ExecCredential> ParseExecCredential(const std::string& stdout_text, const std::string& api_version);
 
 /// Runs an exec credential plugin without a shell and caches its credential until

@@ -7,6 +7,7 @@
 #include "util/base64.hpp"
 #include "util/file_reader.hpp"
 #include "util/strings.hpp"
+#include "util/yaml_json.hpp"
 
 namespace tazuna::kube {
 namespace {
@@ -14,11 +15,6 @@ namespace {
 using util::ErrorKind;
 using util::MakeError;
 using util::StrCat;
-
-// Thrown only inside this file and caught in ParseKubeconfig (yaml-cpp itself throws too).
-struct DecodeError {
-  std::string message;
-};
 
 std::string Str(const YAML::Node& node, const char* key) {
   const YAML::Node v = node[key];
@@ -30,12 +26,11 @@ bool Bool(const YAML::Node& node, const char* key) {
   return v == "true" || v == "True" || v == "TRUE";
 }
 
-std::string Data(const YAML::Node& node, const char* key) {
+// A *-data field: base64 as Go's []byte decoding expects; kInput `illegal base64 data ...` otherwise.
+util::Result<std::string> Data(const YAML::Node& node, const char* key) {
   const std::string v = Str(node, key);
   if (v.empty()) return v;
-  auto decoded = util::Base64Decode(v);
-  if (!decoded) throw DecodeError{decoded.error().message};
-  return *decoded;
+  return util::Base64Decode(v);
 }
 
 // client-go makes relative paths absolute against the directory of the defining file (ResolveLocalPaths).
@@ -65,11 +60,13 @@ nlohmann::json ToJson(const YAML::Node& node) {
   return s;
 }
 
-KubeCluster DecodeCluster(const YAML::Node& n, const std::string& origin) {
+util::Result<KubeCluster> DecodeCluster(const YAML::Node& n, const std::string& origin) {
   KubeCluster c;
   c.server = Str(n, "server");
   c.certificate_authority = Resolve(Str(n, "certificate-authority"), origin);
-  c.certificate_authority_data = Data(n, "certificate-authority-data");
+  auto ca_data = Data(n, "certificate-authority-data");
+  if (!ca_data) return ca_data.error();
+  c.certificate_authority_data = std::move(*ca_data);
   c.tls_server_name = Str(n, "tls-server-name");
   c.proxy_url = Str(n, "proxy-url");
   c.insecure_skip_tls_verify = Bool(n, "insecure-skip-tls-verify");
@@ -105,7 +102,7 @@ ExecConfig DecodeExec(const YAML::Node& n, const std::string& origin) {
   return e;
 }
 
-KubeUser DecodeUser(const YAML::Node& n, const std::string& origin) {
+util::Result<KubeUser> DecodeUser(const YAML::Node& n, const std::string& origin) {
   KubeUser u;
   u.token = Str(n, "token");
   u.token_file = Resolve(Str(n, "tokenFile"), origin);
@@ -113,8 +110,12 @@ KubeUser DecodeUser(const YAML::Node& n, const std::string& origin) {
   u.password = Str(n, "password");
   u.client_certificate = Resolve(Str(n, "client-certificate"), origin);
   u.client_key = Resolve(Str(n, "client-key"), origin);
-  u.client_certificate_data = Data(n, "client-certificate-data");
-  u.client_key_data = Data(n, "client-key-data");
+  auto cert_data = Data(n, "client-certificate-data");
+  if (!cert_data) return cert_data.error();
+  u.client_certificate_data = std::move(*cert_data);
+  auto key_data = Data(n, "client-key-data");
+  if (!key_data) return key_data.error();
+  u.client_key_data = std::move(*key_data);
   u.as = Str(n, "as");
   u.as_uid = Str(n, "as-uid");
   if (const YAML::Node g = n["as-groups"]; g && g.IsSequence()) {
@@ -131,23 +132,27 @@ KubeUser DecodeUser(const YAML::Node& n, const std::string& origin) {
   return u;
 }
 
-KubeContext DecodeContext(const YAML::Node& n, const std::string& origin) {
+util::Result<KubeContext> DecodeContext(const YAML::Node& n, const std::string& origin) {
   return KubeContext{Str(n, "cluster"), Str(n, "user"), Str(n, "namespace"), origin};
 }
 
 // Decodes a named list into a map; a repeated name in one file is an error, as in client-go.
 template <class T, class Decode>
-void DecodeList(const YAML::Node& list, const char* item_key, const char* go_types, Decode decode,
-                std::map<std::string, T>* out) {
-  if (!list || !list.IsSequence()) return;
+util::Status DecodeList(const YAML::Node& list, const char* item_key, const char* go_types, Decode decode,
+                        std::map<std::string, T>* out) {
+  if (!list || !list.IsSequence()) return util::Ok();
   for (const auto& entry : list) {
     const std::string name = Str(entry, "name");
     if (out->count(name)) {
-      throw DecodeError{StrCat("error converting ", go_types, ": duplicate name ", util::Quote(name), " in list")};
+      return MakeError(ErrorKind::kInput,
+                       StrCat("error converting ", go_types, ": duplicate name ", util::Quote(name), " in list"));
     }
     const YAML::Node body = entry[item_key];
-    (*out)[name] = decode(body && body.IsMap() ? body : YAML::Node(YAML::NodeType::Map));
+    util::Result<T> decoded = decode(body && body.IsMap() ? body : YAML::Node(YAML::NodeType::Map));
+    if (!decoded) return decoded.error();
+    (*out)[name] = std::move(*decoded);
   }
+  return util::Ok();
 }
 
 }  // namespace
@@ -164,14 +169,18 @@ util::Result<Kubeconfig> ParseKubeconfig(const std::string& text, const std::str
     auto cluster = [&](const YAML::Node& n) { return DecodeCluster(n, path); };
     auto user = [&](const YAML::Node& n) { return DecodeUser(n, path); };
     auto context = [&](const YAML::Node& n) { return DecodeContext(n, path); };
-    DecodeList(root["clusters"], "cluster", "*[]NamedCluster into *map[string]*api.Cluster", cluster, &cfg.clusters);
-    DecodeList(root["users"], "user", "*[]NamedAuthInfo into *map[string]*api.AuthInfo", user, &cfg.users);
-    DecodeList(root["contexts"], "context", "*[]NamedContext into *map[string]*api.Context", context, &cfg.contexts);
+    util::Status st =
+        DecodeList(root["clusters"], "cluster", "*[]NamedCluster into *map[string]*api.Cluster", cluster, &cfg.clusters);
+    if (st) st = DecodeList(root["users"], "user", "*[]NamedAuthInfo into *map[string]*api.AuthInfo", user, &cfg.users);
+    if (st) {
+      st = DecodeList(root["contexts"], "context", "*[]NamedContext into *map[string]*api.Context", context,
+                      &cfg.contexts);
+    }
+    if (!st) return MakeError(ErrorKind::kInput, prefix + st.error().message);
     return cfg;
-  } catch (const DecodeError& e) {
-    return MakeError(ErrorKind::kInput, prefix + e.message);
   } catch (const YAML::Exception& e) {
-    return MakeError(ErrorKind::kInput, StrCat(prefix, "yaml: line ", e.mark.line + 1, ": ", e.msg));
+    return MakeError(ErrorKind::kInput,
+                     StrCat(prefix, "yaml: line ", e.mark.line + 1, ": ", util::YamlCppMessage(e.msg)));
   }
 }
 

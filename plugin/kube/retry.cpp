@@ -1,5 +1,6 @@
 #include "kube/retry.hpp"
 
+#include <charconv>
 #include <ctime>
 #include <string>
 
@@ -10,8 +11,10 @@ std::optional<std::chrono::milliseconds> ParseRetryAfter(std::string_view value,
   const std::string text(value);
   if (text.empty()) return std::nullopt;
   if (text.find_first_not_of("0123456789") == std::string::npos) {
-    if (text.size() > 9) return std::nullopt;
-    return std::chrono::seconds(std::stoll(text));
+    long long seconds = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (text.size() > 9 || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return std::chrono::seconds(seconds);
   }
   std::tm tm{};
   const char* end = strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);

@@ -1,6 +1,6 @@
 #include <cctype>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 
 #include "kube/rest_config.hpp"
 
@@ -10,6 +10,9 @@ namespace {
 constexpr char kInvalidTimeout[] =
     "Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a "
     "corresponding time unit (e.g. 1s | 2m | 3h)";
+// Go's time.Duration is int64 nanoseconds: longer durations are invalid there too.
+constexpr long long kMaxSeconds = 9'223'372'036;
+constexpr double kMaxMillis = 9.223372036854e15;
 
 // Milliseconds per unit of Go's time.ParseDuration; 0 for an unknown unit.
 double UnitMillis(const std::string& unit) {
@@ -30,8 +33,9 @@ bool ParseGoDuration(const std::string& text, double* millis) {
   while (i < text.size()) {
     const size_t start = i;
     while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-    if (i == start) return false;
-    const double value = std::strtod(text.substr(start, i - start).c_str(), nullptr);
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data() + start, text.data() + i, value, std::chars_format::fixed);
+    if (i == start || ec != std::errc() || end != text.data() + i) return false;
     const size_t unit_start = i;
     while (i < text.size() && !std::isdigit(static_cast<unsigned char>(text[i])) && text[i] != '.') ++i;
     const double unit = UnitMillis(text.substr(unit_start, i - unit_start));
@@ -46,9 +50,14 @@ bool ParseGoDuration(const std::string& text, double* millis) {
 util::Result<std::chrono::milliseconds> ParseTimeout(const std::string& text) {
   if (text.empty() || text == "0") return std::chrono::milliseconds(0);
   const bool all_digits = text.find_first_not_of("0123456789") == std::string::npos;
-  if (all_digits) return std::chrono::milliseconds(std::strtoll(text.c_str(), nullptr, 10) * 1000);
+  if (all_digits) {
+    long long seconds = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (ec == std::errc() && seconds <= kMaxSeconds) return std::chrono::milliseconds(seconds * 1000);
+    return util::MakeError(util::ErrorKind::kInput, kInvalidTimeout);
+  }
   double millis = 0;
-  if (!ParseGoDuration(text, &millis) || millis < 0) {
+  if (!ParseGoDuration(text, &millis) || millis < 0 || millis > kMaxMillis) {
     return util::MakeError(util::ErrorKind::kInput, kInvalidTimeout);
   }
   return std::chrono::milliseconds(static_cast<long long>(std::llround(millis)));

@@ -33,4 +33,25 @@ std::optional<std::string> StateConfigMapNameProblem(std::string_view name) {
                       kMaxManifestNameLength, " characters", count, ")");
 }
 
+std::optional<std::string> NamespaceProblem(std::string_view ns) {
+  constexpr size_t kMaxLabelLength = 63;
+  const bool charset = std::all_of(ns.begin(), ns.end(), [](char c) { return IsLowerAlnum(c) || c == '-'; });
+  if (charset && !ns.empty() && ns.size() <= kMaxLabelLength && IsLowerAlnum(ns.front()) && IsLowerAlnum(ns.back())) {
+    return std::nullopt;
+  }
+  return util::StrCat("invalid namespace ", util::Quote(ns),
+                      ": use lowercase letters, digits and '-', starting and ending with a letter or digit (at most ",
+                      kMaxLabelLength, " characters)");
+}
+
+std::optional<std::string> ObjectNameProblem(std::string_view name) {
+  if (name == "." || name == "..") {
+    return util::StrCat("invalid metadata.name ", util::Quote(name), ": may not be '.' or '..'");
+  }
+  if (name.find_first_of("/%") != std::string_view::npos) {
+    return util::StrCat("invalid metadata.name ", util::Quote(name), ": may not contain '/' or '%'");
+  }
+  return std::nullopt;
+}
+
 }  // namespace tazuna::manifest

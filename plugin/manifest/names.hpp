@@ -27,4 +27,13 @@ bool HasManifestNameSyntax(std::string_view name);
 /// lowercase letters, digits and '-', ending in a letter or digit, within kMaxManifestNameLength.
 std::optional<std::string> StateConfigMapNameProblem(std::string_view name);
 
+/// Why `ns` cannot name a namespace (an RFC 1123 label, as the apiserver requires), as the end of a
+/// one-line message (`invalid namespace "Bad_NS": use lowercase ...`); nullopt when it can.
+std::optional<std::string> NamespaceProblem(std::string_view ns);
+
+/// Why `name` cannot be any object's metadata.name (apimachinery's path segment rule: not "." or "..",
+/// no '/' or '%'; each kind's stricter rule is the apiserver's), as the end of a one-line message;
+/// nullopt when it can.
+std::optional<std::string> ObjectNameProblem(std::string_view name);
+
 }  // namespace tazuna::manifest

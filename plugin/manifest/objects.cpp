@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "manifest/names.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_json.hpp"
 
@@ -79,7 +80,27 @@ std::string IdentityProblem(const json& obj) {
   auto name = metadata->find("name");
   if (name == metadata->end() || name->is_null() || *name == "") return "missing metadata.name";
   if (!name->is_string()) return "metadata.name must be a string";
-  return "";
+  // Names and namespaces the apiserver refuses for every kind fail here, before the first write.
+  const std::string& text = name->get_ref<const std::string&>();
+  if (auto problem = IsKind(obj, "", "Namespace") ? NamespaceProblem(text) : ObjectNameProblem(text)) return *problem;
+  auto ns = metadata->find("namespace");
+  if (ns == metadata->end() || ns->is_null() || *ns == "") return "";
+  if (!ns->is_string()) return "metadata.namespace must be a string";
+  return NamespaceProblem(ns->get_ref<const std::string&>()).value_or("");
+}
+
+// The API server refuses request bodies over 3 MiB (apiserver MaxRequestBodyBytes).
+constexpr size_t kMaxRequestBytes = 3 * 1024 * 1024;
+
+// Bytes of the strings and keys in `value`, counted until past `limit`: a lower bound on its JSON size.
+size_t TextBytes(const json& value, size_t limit) {
+  if (value.is_string()) return value.get_ref<const std::string&>().size();
+  if (!value.is_structured()) return 1;
+  size_t total = 0;
+  for (auto it = value.begin(); it != value.end() && total <= limit; ++it) {
+    total += (value.is_object() ? it.key().size() : 0) + TextBytes(*it, limit - total);
+  }
+  return total;
 }
 
 util::Status AppendObject(json obj, const std::string& where, std::vector<json>& out);
@@ -108,6 +129,9 @@ util::Status AppendObject(json obj, const std::string& where, std::vector<json>&
   const std::string at = util::StrCat(where, " (kind ", kind->get<std::string>(), ")");
   if (*kind == "List") return AppendListItems(obj, at, out);
   if (const std::string problem = IdentityProblem(obj); !problem.empty()) return InputError(at, ": " + problem);
+  if (TextBytes(obj, kMaxRequestBytes) > kMaxRequestBytes) {
+    return InputError(at, ": object is larger than the 3 MiB the API server accepts in one request");
+  }
   out.push_back(std::move(obj));
   return util::Ok();
 }
@@ -161,14 +185,24 @@ void SetDefaultNamespace(std::vector<json>& objects, const std::string& ns, Scop
   }
 }
 
-void OrderObjects(std::vector<json>& objects) {
+void OrderObjects(std::vector<json>& objects, std::vector<std::string>* sources) {
   auto rank = [](const json& obj) {
     if (IsKind(obj, "", "Namespace")) return 0;
     if (IsKind(obj, "apiextensions.k8s.io", "CustomResourceDefinition")) return 1;
     return 2;
   };
-  std::stable_sort(objects.begin(), objects.end(),
-                   [&](const json& a, const json& b) { return rank(a) < rank(b); });
+  std::vector<size_t> order(objects.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rank(objects[a]) < rank(objects[b]); });
+  std::vector<json> sorted;
+  sorted.reserve(objects.size());
+  for (size_t i : order) sorted.push_back(std::move(objects[i]));
+  objects = std::move(sorted);
+  if (sources == nullptr || sources->size() != order.size()) return;
+  std::vector<std::string> moved;
+  moved.reserve(order.size());
+  for (size_t i : order) moved.push_back(std::move((*sources)[i]));
+  *sources = std::move(moved);
 }
 
 }  // namespace tazuna::manifest

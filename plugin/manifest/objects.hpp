@@ -20,7 +20,8 @@ util::Result<std::vector<nlohmann::json>> ParseDocuments(std::string_view text, 
 /// naming `source_name`, the 1-based document (and item) position and the kind, for a document or item
 /// that is not a mapping, a `kind` that is not a non-empty string, and an object without a string
 /// `apiVersion` or a non-empty string `metadata.name`, e.g.
-/// `objs/a.yaml: document 2 (kind ConfigMap): missing metadata.name`.
+/// `objs/a.yaml: document 2 (kind ConfigMap): missing metadata.name`; also for names and namespaces
+/// every kind refuses (names.hpp), and for objects over the API server's 3 MiB request limit.
 util::Result<std::vector<nlohmann::json>> DocumentsToObjects(std::vector<nlohmann::json> docs,
                                                              const std::string& source_name);
 
@@ -33,8 +34,9 @@ void SetDefaultNamespace(std::vector<nlohmann::json>& objects, const std::string
 /// (spec.scope other than "Cluster" counts as namespaced, as the apiserver defaults it).
 std::map<std::string, bool> CrdScopes(const std::vector<nlohmann::json>& objects);
 
-/// Stable reorder: Namespaces, then CustomResourceDefinitions, then everything else.
-void OrderObjects(std::vector<nlohmann::json>& objects);
+/// Stable reorder: Namespaces, then CustomResourceDefinitions, then everything else. `sources`, when
+/// given and of the same length, is reordered alongside.
+void OrderObjects(std::vector<nlohmann::json>& objects, std::vector<std::string>* sources = nullptr);
 
 /// True for kinds the built-in table knows as cluster-scoped (group from `api_version`).
 bool IsBuiltinClusterScoped(const std::string& api_version, const std::string& kind);

@@ -88,6 +88,17 @@ Result<HelmfileVar> ParseVar(const YAML::Node& node, const std::string& field, c
   return var;
 }
 
+// `defaultNamespace`: absent or null gives ""; a name the apiserver would refuse mid-sync is an error here.
+Result<std::string> DefaultNamespaceField(const YAML::Node& map, const std::string& field, const NodeReader& r) {
+  Result<std::string> ns = r.String(map, "defaultNamespace", field);
+  if (!ns || ns->empty()) return ns;
+  if (const std::optional<std::string> problem = NamespaceProblem(*ns)) {
+    return r.ErrorAt(MarkOf(*NodeReader::Find(map, "defaultNamespace")), ChildField(field, "defaultNamespace"),
+                     *problem);
+  }
+  return ns;
+}
+
 Result<HelmfileOptions> ParseHelmfile(const YAML::Node& node, const std::string& field, const NodeReader& r) {
   HelmfileOptions out;
   if (node.IsNull()) return out;
@@ -97,7 +108,7 @@ Result<HelmfileOptions> ParseHelmfile(const YAML::Node& node, const std::string&
     return s.error();
   }
   Result<bool> crds = r.Bool(node, "includeCRDs", field);
-  Result<std::string> ns = r.String(node, "defaultNamespace", field), kv = r.String(node, "kubeVersion", field);
+  Result<std::string> ns = DefaultNamespaceField(node, field, r), kv = r.String(node, "kubeVersion", field);
   Result<std::vector<std::string>> extra = r.StringList(node, "extraValueFiles", field);
   if (!crds) return crds.error();
   if (!ns) return ns.error();
@@ -123,7 +134,7 @@ Result<std::string> ParseDefaultNamespaceBlock(const YAML::Node& node, const std
                                                const NodeReader& r) {
   if (node.IsNull()) return std::string();
   if (Status s = r.CheckMap(node, field, {"defaultNamespace"}); !s) return s.error();
-  return r.String(node, "defaultNamespace", field);
+  return DefaultNamespaceField(node, field, r);
 }
 
 Status ParseOrasDelegate(const YAML::Node& node, const std::string& field, const NodeReader& r, OrasOptions& o) {

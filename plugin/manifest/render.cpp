@@ -7,14 +7,21 @@
 namespace tazuna::manifest {
 namespace {
 
-util::Result<Documents> RenderDocuments(const Manifest& m, const TazunaFile& file, RenderContext& ctx) {
+util::Result<Documents> RenderDocuments(const Manifest& m, const TazunaFile& file, RenderContext& ctx,
+                                        std::vector<std::string>* sources) {
   const std::string path = util::JoinPath(file.dir, m.path);
-  if (m.type == "manifests") return RenderManifestFiles(path, ctx);
+  if (m.type == "manifests") return RenderManifestFiles(path, ctx, sources);
   if (m.type == "kustomize") return RenderKustomize(path, ctx);
   if (m.type == "helmfile") return RenderHelmfile(path, m.helmfile, file, ctx);
   if (m.type == "genesissecret") return RenderGenesisSecret(path, file, ctx);
   if (m.type == "oras") return RenderOras(m, file, ctx);
   return util::MakeError(util::ErrorKind::kInput, util::StrCat("unknown type ", util::Quote(m.type)));
+}
+
+// `path` relative to the directory of tazuna.yaml, for messages (a/objs/x.yaml).
+std::string RelativeTo(const std::string& dir, const std::string& path) {
+  if (dir.empty() || dir == ".") return util::StartsWith(path, "./") ? path.substr(2) : path;
+  return util::StartsWith(path, dir + "/") ? path.substr(dir.size() + 1) : path;
 }
 
 }  // namespace
@@ -40,13 +47,17 @@ std::string DefaultCacheDir(const util::Environment& env) {
 util::Result<RenderedManifest> Render(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx) {
   const std::string context = util::StrCat("manifest ", util::Quote(manifest.name));
   ctx.log.Log(2, util::StrCat("rendering ", context, " (", manifest.type, ")"));
-  util::Result<Documents> docs = RenderDocuments(manifest, file, ctx);
+  std::vector<std::string> sources;
+  util::Result<Documents> docs = RenderDocuments(manifest, file, ctx, &sources);
   if (!docs) return docs.error().WithContext(context);
   util::Result<Documents> objects = DocumentsToObjects(std::move(*docs), util::JoinPath(file.dir, manifest.path));
   if (!objects) return objects.error().WithContext(context);
   if (ctx.apply_default_namespace) SetDefaultNamespace(*objects, DefaultNamespace(manifest), ctx.scopes);
-  OrderObjects(*objects);
+  if (sources.size() != objects->size()) sources.assign(objects->size(), util::JoinPath(file.dir, manifest.path));
+  for (auto& s : sources) s = RelativeTo(file.dir, s);
+  OrderObjects(*objects, &sources);
   RenderedManifest out;
+  out.sources = std::move(sources);
   out.name = manifest.name;
   out.default_namespace = DefaultNamespace(manifest);
   out.objects = std::move(*objects);

@@ -44,6 +44,7 @@ struct RenderedManifest {
   std::vector<nlohmann::json> objects;
   bool always_sync = false;  ///< genesissecret: re-applied on every sync
   std::string default_namespace;  ///< DefaultNamespace(manifest)
+  std::vector<std::string> sources;  ///< per object: the file it came from, relative to tazuna.yaml's directory
 };
 
 /// Renders one manifest to objects: splits documents, skips empty and kind-less ones, expands

@@ -36,7 +36,8 @@ util::Result<std::vector<std::string>> ListInputs(const std::string& path, Rende
 
 }  // namespace
 
-util::Result<Documents> RenderManifestFiles(const std::string& path, RenderContext& ctx) {
+util::Result<Documents> RenderManifestFiles(const std::string& path, RenderContext& ctx,
+                                            std::vector<std::string>* sources) {
   util::Result<std::vector<std::string>> inputs = ListInputs(path, ctx);
   if (!inputs) return inputs.error();
   Documents out;
@@ -48,7 +49,10 @@ util::Result<Documents> RenderManifestFiles(const std::string& path, RenderConte
     // Checked per file so an error names the file it comes from.
     util::Result<Documents> objects = DocumentsToObjects(std::move(*docs), input);
     if (!objects) return objects.error();
-    for (nlohmann::json& doc : *objects) out.push_back(std::move(doc));
+    for (nlohmann::json& doc : *objects) {
+      out.push_back(std::move(doc));
+      if (sources != nullptr) sources->push_back(input);
+    }
   }
   return out;
 }

@@ -16,7 +16,9 @@ namespace tazuna::manifest {
 using Documents = std::vector<nlohmann::json>;
 
 /// type manifests: `path` is a file, a directory (recursive; .yaml/.yml/.json sorted by path) or a glob.
-util::Result<Documents> RenderManifestFiles(const std::string& path, RenderContext& ctx);
+/// `sources`, when given, receives the file each returned object came from.
+util::Result<Documents> RenderManifestFiles(const std::string& path, RenderContext& ctx,
+                                            std::vector<std::string>* sources = nullptr);
 
 /// type kustomize: `kustomize build PATH`, or `kubectl kustomize PATH` when kustomize is not on PATH.
 util::Result<Documents> RenderKustomize(const std::string& path, RenderContext& ctx);

@@ -1,6 +1,7 @@
 #include "manifest/version.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "util/strings.hpp"
 
@@ -13,7 +14,10 @@ bool AllDigits(std::string_view s) {
 
 std::optional<long> ParseNumber(std::string_view s) {
   if (!AllDigits(s) || s.size() > 15 || (s.size() > 1 && s[0] == '0')) return std::nullopt;
-  return std::stol(std::string(s));
+  long n = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return n;
 }
 
 int CompareIdentifier(const std::string& a, const std::string& b) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "util/strings.hpp"
+#include "util/yaml_json.hpp"
 
 namespace tazuna::manifest {
 namespace {
@@ -62,6 +63,7 @@ util::Error NodeReader::ErrorAt(Mark mark, std::string_view field, std::string_v
 }
 
 util::Result<YAML::Node> NodeReader::Parse(const std::string& text) const {
+  if (util::Status s = util::ValidateYamlText(text, {file_}); !s) return s.error();
   try {
     std::vector<YAML::Node> docs = YAML::LoadAll(text);
     if (docs.size() > 1) return ErrorAt(MarkOf(docs[1]), "", "expected one YAML document, found several");
@@ -69,7 +71,7 @@ util::Result<YAML::Node> NodeReader::Parse(const std::string& text) const {
     return docs.front();
   } catch (const YAML::Exception& e) {
     const Mark mark = e.mark.is_null() ? Mark{} : Mark{e.mark.line + 1, e.mark.column + 1};
-    return ErrorAt(mark, "", util::StrCat("invalid YAML: ", e.msg));
+    return ErrorAt(mark, "", util::StrCat("invalid YAML: ", util::YamlCppMessage(e.msg)));
   }
 }
 

@@ -9,8 +9,10 @@ DesiredManifest Desire(manifest::RenderedManifest rendered, IdentityResolver& id
   out.name = rendered.name;
   out.always_sync = rendered.always_sync;
   out.objects.reserve(rendered.objects.size());
-  for (auto& object : rendered.objects) {
+  for (size_t i = 0; i < rendered.objects.size(); ++i) {
+    nlohmann::json& object = rendered.objects[i];
     DesiredObject d;
+    if (i < rendered.sources.size()) d.source = std::move(rendered.sources[i]);
     d.key = KeyFor(rendered.name, object);
     d.key_string = d.key.ToString();
     d.identity = ids.Resolve(d.key);

@@ -25,6 +25,7 @@ struct DesiredObject {
   ObjectIdentity identity;  ///< where it is applied
   std::string hash;         ///< ContentHash of the rendered object (keyed for Secrets; empty unless kKnown)
   HashState hash_state = HashState::kKnown;
+  std::string source;  ///< the file it came from (relative to tazuna.yaml), for messages
   nlohmann::json object;
 };
 

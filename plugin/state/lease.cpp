@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <fstream>
 #include <random>
 
@@ -62,10 +63,9 @@ bool HolderDeadHere(const json& lease, const LockOptions& o) {
   const auto process = util::Split(annotations.is_object() ? annotations.value(kProcessAnnotation, "") : "", ' ');
   if (o.boot_id.empty() || process.size() != 3 || process[0] != Holder(lease) || process[1] != o.boot_id) return false;
   const std::string& pid_text = process[2];
-  if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos || pid_text.size() > 9) {
-    return false;
-  }
-  const int pid = std::atoi(pid_text.c_str());
+  int pid = 0;
+  const auto [end, ec] = std::from_chars(pid_text.data(), pid_text.data() + pid_text.size(), pid);
+  if (ec != std::errc() || end != pid_text.data() + pid_text.size()) return false;
   return pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH;
 }
 

@@ -1,5 +1,7 @@
 #include "state/marks.hpp"
 
+#include "state/applyset.hpp"
+
 namespace tazuna::state {
 
 nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const std::string& manifest) {
@@ -12,6 +14,7 @@ nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const std::strin
   }
   meta["labels"][kManagedByLabel] = kManagedByValue;
   meta["annotations"][kManifestAnnotation] = manifest;
+  meta["labels"][kApplySetPartOfLabel] = ApplySetId(manifest);
   return out;
 }
 

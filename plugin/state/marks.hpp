@@ -12,7 +12,8 @@ inline constexpr char kManagedByValue[] = "tazuna";
 /// Annotation naming the manifest that applied the object.
 inline constexpr char kManifestAnnotation[] = "tazuna.pepabo.com/manifest";
 
-/// `object` as tazuna applies it: a copy with the managed-by label and the manifest annotation set.
+/// `object` as tazuna applies it: a copy with the managed-by label, the manifest annotation and the
+/// ApplySet membership label (applyset.kubernetes.io/part-of) set.
 /// The marks are outside the content hash (it is computed from the rendered object), so hashes stay
 /// those of the Go tool; and since tazuna's field manager always owns them, an applied object always
 /// shows tazuna among its managers, even one whose manifest holds nothing but a name.

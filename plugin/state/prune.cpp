@@ -240,7 +240,7 @@ class SyncEngine::PruneRun {
 void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o,
                        std::vector<SyncResult>& out) {
   int failed_applies = 0;
-  for (const auto& r : out) failed_applies += r.verb == Verb::kFailed ? 1 : 0;
+  for (const auto& r : out) failed_applies += IsFailure(r.verb) ? 1 : 0;
   PruneRun run(*this, cp, o);
   run.Index(inputs);
   std::vector<PruneTask> ranks[3];

@@ -181,6 +181,11 @@ util::Result<Entry> DecodeEntry(std::string_view json) {
     if (!key->is_string()) return fail("\"key\" is not a string");
     entry.key = key->get<std::string>();
   }
+  // Both tools write 64 lowercase hex digits, or (this one) an empty hash for an unconfirmed apply.
+  const std::string& h = entry.content_hash;
+  if (!h.empty() && (h.size() != 64 || h.find_first_not_of("0123456789abcdef") != std::string::npos)) {
+    return fail(util::StrCat("contentHash ", util::Quote(h), " is not 64 lowercase hex digits"));
+  }
   return entry;
 }
 

@@ -69,7 +69,8 @@ struct Entry {
 std::string EncodeEntry(const std::string& hash, const std::string& full_key_or_empty);
 
 /// Parses an entry value. Fails with kInput when it is not a JSON object with a string
-/// `contentHash` (and, if present, a string `key`). Unknown fields are ignored, as Go does.
+/// `contentHash` (and, if present, a string `key`), or when the hash is neither empty (an apply
+/// not yet confirmed) nor 64 lowercase hex digits. Unknown fields are ignored, as Go does.
 util::Result<Entry> DecodeEntry(std::string_view json);
 
 }  // namespace tazuna::state

@@ -4,6 +4,7 @@
 #include <random>
 #include <set>
 
+#include "state/applyset.hpp"
 #include "state/state_key.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
@@ -49,6 +50,10 @@ std::string EncodeMetadata(const Metadata& m) {
   // Key order matches the Go struct (gitCommitHash, lastSyncedAt) so both tools write the same bytes.
   std::string out = StrCat("{\"gitCommitHash\":", json(m.git_commit_hash).dump(), ",\"lastSyncedAt\":",
                            json(m.last_synced_at).dump());
+  if (!m.origin.empty()) {
+    out += StrCat(",\"origin\":{\"path\":", json(m.origin.path).dump(), ",\"repository\":",
+                  json(m.origin.repository).dump(), "}");
+  }
   if (!m.shards.empty()) out += StrCat(",\"shards\":", json(m.shards).dump());
   return out + "}";
 }
@@ -83,10 +88,23 @@ util::Status ParseMetadata(const std::string& configmap, const std::string& text
   if (doc.is_discarded() || !doc.is_object()) {
     return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata is not a JSON object"));
   }
-  m.git_commit_hash = doc.value("gitCommitHash", "");
-  m.last_synced_at = doc.value("lastSyncedAt", "");
+  for (auto [field, out] : {std::pair{"gitCommitHash", &m.git_commit_hash}, std::pair{"lastSyncedAt", &m.last_synced_at}}) {
+    const json value = doc.value(field, json());
+    if (!value.is_null() && !value.is_string()) {
+      return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata ", field, " is not a string"));
+    }
+    *out = value.is_string() ? value.get<std::string>() : "";
+  }
+  const json origin = doc.value("origin", json::object());
+  if (origin.is_object()) {
+    const json repository = origin.value("repository", json()), path = origin.value("path", json());
+    m.origin = {repository.is_string() ? repository.get<std::string>() : "", path.is_string() ? path.get<std::string>() : ""};
+  }
   m.shards.clear();
   const json shards = doc.value("shards", json());
+  if (!shards.is_null() && !shards.is_number_integer() && !shards.is_array()) {
+    return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata shards is not a list of names"));
+  }
   if (shards.is_number_integer()) {  // the older form: `<base>-1` .. `<base>-N`
     const int64_t n = shards.get<int64_t>();
     if (n < 0 || n > 1000) return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": bad shard count"));
@@ -116,8 +134,13 @@ util::Status ParseData(const std::string& configmap, const json& data, ManifestS
     auto entry = DecodeEntry(text);
     if (!entry) return entry.error().WithContext(StrCat("configmap ", configmap, " key ", data_key));
     const std::string key = IsHashedDataKey(data_key) ? entry->key : DecodeDataKey(data_key);
-    if (auto parsed = ParseStateKey(key); !parsed) {
-      return parsed.error().WithContext(StrCat("configmap ", configmap, " key ", data_key));
+    auto parsed = ParseStateKey(key);
+    if (!parsed) return parsed.error().WithContext(StrCat("configmap ", configmap, " key ", data_key));
+    // An entry of another manifest would read as removed here, and be pruned.
+    if (!state.manifest.empty() && parsed->manifest != state.manifest) {
+      return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, " key ", data_key, ": state key ",
+                                                 util::Quote(key), " belongs to manifest ",
+                                                 util::Quote(parsed->manifest), ", not ", util::Quote(state.manifest)));
     }
     state.entries[key] = entry->content_hash;
   }
@@ -193,10 +216,11 @@ util::Status StateStore::EnsureNamespace() {
 }
 
 util::Status StateStore::WriteOne(ShardObject& object, const std::map<std::string, std::string>& data,
-                                  const std::string& shard_of) {
+                                  const json& labels, const json& annotations) {
   json cm = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
              {"metadata", {{"name", object.name}, {"namespace", kStateNamespace}}}, {"data", data}};
-  if (!shard_of.empty()) cm["metadata"]["labels"] = {{kShardLabel, ShardLabelValue(shard_of)}};
+  if (!labels.empty()) cm["metadata"]["labels"] = labels;
+  if (!annotations.empty()) cm["metadata"]["annotations"] = annotations;
   util::Result<json> written = json();
   if (object.resource_version.empty()) {
     written = client_.Create(cm);
@@ -224,13 +248,15 @@ util::Status StateStore::Write(ManifestState& state) {
   util::Status st;
   for (size_t i = 1; i < data.size(); ++i) {
     ShardObject shard{ShardName(state.manifest, generation, static_cast<int>(i)), ""};
-    st = WriteOne(shard, data[i], state.manifest);
+    st = WriteOne(shard, data[i], {{kShardLabel, ShardLabelValue(state.manifest)}}, json::object());
     if (!st) break;
     created.push_back(shard);
     names.push_back(shard.name);
   }
   if (state.objects.empty()) state.objects.push_back({ConfigMapName(state.manifest), ""});
-  if (st) st = WriteOne(state.objects[0], data[0], "");  // the switch: from here on the new set is the state
+  // The switch: from here on the new set is the state. The base is also the manifest's ApplySet parent.
+  const ApplySetParent parent = ParentOf(state.manifest, state.entries, tooling_);
+  if (st) st = WriteOne(state.objects[0], data[0], parent.labels, parent.annotations);
   if (!st) {
     for (const auto& shard : created) {
       (void)client_.Delete({"v1", "ConfigMap", kStateNamespace, shard.name});  // never named: best effort

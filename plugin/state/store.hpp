@@ -18,10 +18,20 @@ inline constexpr size_t kShardBytes = 900 * 1024;
 /// Label on every spill shard (value: the manifest, or a hash of a name too long for a label value).
 inline constexpr char kShardLabel[] = "tazuna.pepabo.com/state-shard-of";
 
+/// Where a state is managed from: the repository (its git remote `origin`, normalised to host/path, so
+/// a laptop and CI agree) and the path of tazuna.yaml in it. Empty: unknown (the Go tool's states).
+struct Origin {
+  std::string repository;
+  std::string path;
+  bool empty() const { return repository.empty() && path.empty(); }
+  bool operator==(const Origin&) const = default;
+};
+
 /// `_metadata` of a manifest's state.
 struct Metadata {
   std::string git_commit_hash;
   std::string last_synced_at;
+  Origin origin;  ///< omitted from JSON when empty (the Go tool ignores it)
   /// The spill ConfigMaps holding the rest of the entries, in order (omitted from JSON when none).
   /// Read from `"shards":[names]`, or from the older `"shards":N` meaning `<base>-1`..`<base>-N`.
   std::vector<std::string> shards;
@@ -49,7 +59,8 @@ std::string ConfigMapName(const std::string& manifest);
 /// Spill shard `index` (from 1) of one write's generation: `tazuna-state-<manifest>.<generation>.<index>`.
 /// Manifest names never contain '.', so a shard never collides with another manifest's ConfigMap.
 std::string ShardName(const std::string& manifest, const std::string& generation, int index);
-/// The Go tool's `_metadata` JSON: {"gitCommitHash":"...","lastSyncedAt":"..."} (+ "shards":[...]).
+/// The Go tool's `_metadata` JSON: {"gitCommitHash":"...","lastSyncedAt":"..."}, then when set
+/// "origin":{"path":"...","repository":"..."} and "shards":[...].
 std::string EncodeMetadata(const Metadata& metadata);
 /// Builds the `data` maps for a state: the base first, then spill shards named ShardName(manifest,
 /// generation, i), each under kShardBytes. The base's `_metadata` names the shards.
@@ -57,13 +68,17 @@ std::vector<std::map<std::string, std::string>> BuildShards(const std::string& m
                                                             const std::map<std::string, std::string>& entries,
                                                             Metadata metadata, const std::string& generation);
 /// Parses the `data` of state ConfigMaps into `state` (entries merged; `_metadata` from the base,
-/// whose name `configmap` is, so the older numbered shard names can be derived).
+/// whose name `configmap` is, so the older numbered shard names can be derived). kInput naming the
+/// ConfigMap and data key for an entry DecodeEntry rejects, a key that is not a state key or (when
+/// `state.manifest` is set) belongs to another manifest, and a `_metadata` whose fields have the wrong type.
 util::Status ParseData(const std::string& configmap, const nlohmann::json& data, ManifestState& state);
 
 /// Reads and writes state ConfigMaps in namespace `tazuna`. Reads never need write permission.
 class StateStore {
  public:
   explicit StateStore(kube::Client& client) : client_(client) {}
+  /// `tazuna/<version>`, written as the ApplySet tooling of every base ConfigMap.
+  void set_tooling(std::string tooling) { tooling_ = std::move(tooling); }
 
   /// One GET for the base, then one per shard it names; a missing base is an empty state. A missing
   /// shard is never a smaller state: the base is read again (a writer may have switched sets in
@@ -87,13 +102,14 @@ class StateStore {
 
  private:
   util::Status WriteOne(ShardObject& object, const std::map<std::string, std::string>& data,
-                        const std::string& shard_of);
+                        const nlohmann::json& labels, const nlohmann::json& annotations);
   /// Deletes shards of `manifest` that `keep` does not name: `old` and leftovers of killed writes.
   void CollectGarbage(const std::string& manifest, const std::vector<ShardObject>& old,
                       const std::vector<std::string>& keep);
 
   kube::Client& client_;
   bool namespace_ready_ = false;
+  std::string tooling_ = "tazuna/v0.0.0";
   std::optional<std::vector<std::string>> shard_names_;  ///< every shard that existed at the first write
   std::set<std::string> collected_;                      ///< manifests whose leftovers were collected
 };

@@ -19,6 +19,8 @@ const char* VerbName(Verb verb) {
     case Verb::kUnchanged: return "unchanged";
     case Verb::kDeleted: return "deleted";
     case Verb::kKept: return "kept";
+    case Verb::kAdopted: return "adopted";
+    case Verb::kConflict: return "conflict";
     case Verb::kSkipped: return "skipped";
     case Verb::kFailed: return "failed";
   }
@@ -109,9 +111,25 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     Tick();
     return;
   }
+  const auto owner = o.live_owners.find(e.identity);
+  const LiveOwner* live = owner == o.live_owners.end() ? nullptr : &owner->second;
+  const bool foreign = live != nullptr && !live->manifest.empty() && live->manifest != e.manifest;
+  if (foreign && !o.take_ownership && o.sibling_manifests.count(live->manifest) == 0) {
+    task.result.verb = Verb::kConflict;  // another manifest's object: not ours to change
+    task.result.note = util::StrCat("owned by manifest ", util::Quote(live->manifest));
+    if (o.dry_run == kube::DryRun::kNone && e.type == ChangeType::kAdded) cp.Set(e.manifest, e.key, std::nullopt);
+    Tick();
+    return;
+  }
   auto applied = Limited([&] { return ApplyOrReplace(WithOwnershipMarks(*task.object, e.manifest), o); });
   if (applied) {
     task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
+    if (!applied->created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {
+      task.result.verb = Verb::kAdopted;  // made by someone else; tazuna manages it from now on
+      task.result.note = "was managed by " + util::Join(live->managers, ", ");
+    } else if (!applied->created && foreign) {
+      task.result.note = util::StrCat("moved from manifest ", util::Quote(live->manifest));
+    }
     if (o.dry_run == kube::DryRun::kNone) {
       cp.Set(e.manifest, e.key, e.new_hash);
       if (!e.old_key.empty()) cp.Set(e.manifest, e.old_key, std::nullopt);
@@ -211,7 +229,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   for (auto& in : inputs) cp.Track(in.stored);
   SyncReport report;
   for (const auto& layer : layers) {
-    if (std::any_of(report.results.begin(), report.results.end(), [](const SyncResult& r) { return r.verb == Verb::kFailed; })) {
+    if (std::any_of(report.results.begin(), report.results.end(), [](const SyncResult& r) { return IsFailure(r.verb); })) {
       SkipLayer(inputs, layer, report.results);  // as the Go tool, a failed layer stops the ones after it
       continue;
     }
@@ -231,12 +249,12 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     }
   }
   for (const auto& r : report.results) {
-    report.failed += r.verb == Verb::kFailed ? 1 : 0;
+    report.failed += IsFailure(r.verb) ? 1 : 0;
     report.refused += r.refused ? 1 : 0;
   }
   if (o.dry_run == kube::DryRun::kNone) {
     if (report.failed == 0 && report.refused == 0) {
-      const Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), {}};
+      const Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), o.origin, {}};
       for (const auto& in : inputs) cp.SetMetadata(in.desired.name, meta);
     }
     if (auto st = cp.FlushAll(); !st) return st.error();

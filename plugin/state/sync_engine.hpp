@@ -3,6 +3,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,8 +18,10 @@
 namespace tazuna::state {
 
 /// What happened to one object in a sync (kubectl's verbs).
-enum class Verb { kCreated, kConfigured, kUnchanged, kDeleted, kKept, kSkipped, kFailed };
+enum class Verb { kCreated, kConfigured, kAdopted, kUnchanged, kDeleted, kKept, kConflict, kSkipped, kFailed };
 const char* VerbName(Verb verb);
+/// A row that did not get applied as asked (failed, or a conflict): later layers and prune wait for none.
+inline bool IsFailure(Verb verb) { return verb == Verb::kFailed || verb == Verb::kConflict; }
 
 /// One object's outcome.
 struct SyncResult {
@@ -40,6 +43,15 @@ struct SyncReport {
   int state_writes = 0;
 };
 
+/// Who owns a live object, read from its marks and managed fields.
+struct LiveOwner {
+  std::string manifest;               ///< annotation tazuna.pepabo.com/manifest; empty when unmarked
+  bool tazuna_manager = false;        ///< tazuna's field manager owns fields of it
+  std::vector<std::string> managers;  ///< every field manager, in managedFields order, without repeats
+};
+/// Live owners by identity (objects that exist only).
+using LiveOwners = std::map<ObjectIdentity, LiveOwner>;
+
 /// What prune must know beyond the manifests this run syncs.
 struct PruneScope {
   /// Objects rendered by manifests of tazuna.yaml that -m/-t left out of this run -> manifest name.
@@ -54,9 +66,17 @@ struct SyncOptions {
   kube::DryRun dry_run = kube::DryRun::kNone;
   int concurrency = 16;
   std::string git_commit;
+  Origin origin;  ///< recorded in `_metadata` of every manifest on success
   std::chrono::seconds crd_timeout{60};
   std::chrono::milliseconds checkpoint_interval{500};
   PruneScope others;
+  /// Owners of live objects the run applies (ReadLiveOwners): another manifest's object is a conflict
+  /// unless take_ownership; an object nobody from tazuna manages is `adopted`.
+  LiveOwners live_owners;
+  bool take_ownership = false;
+  /// Every manifest of this tazuna.yaml: an object owned by one of them moves (it no longer renders
+  /// it, or it would be rendered twice), one owned by any other manifest is a conflict.
+  std::set<std::string> sibling_manifests;
   /// Called before every write (object or state); an error stops the sync there (the lock was lost).
   std::function<util::Status()> fence;
 };

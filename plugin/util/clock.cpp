@@ -1,7 +1,10 @@
 #include "util/clock.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <ctime>
+#include <optional>
+#include <string_view>
 #include <thread>
 
 namespace tazuna::util {
@@ -35,36 +38,61 @@ std::string FormatRfc3339Micro(std::chrono::system_clock::time_point t) {
   return FormatBase(t) + frac + "Z";
 }
 
-bool ParseRfc3339(const std::string& text, std::chrono::system_clock::time_point* out) {
-  std::tm tm{};
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                  &tm.tm_min, &tm.tm_sec, &consumed) != 6) {
-    return false;
-  }
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  size_t pos = static_cast<size_t>(consumed);
+namespace {
+
+// The decimal number spelled by exactly `len` digits at text[pos], or -1.
+int Digits(std::string_view text, size_t pos, size_t len) {
+  if (pos + len > text.size()) return -1;
+  int value = 0;
+  const char* first = text.data() + pos;
+  const auto [end, ec] = std::from_chars(first, first + len, value);
+  if (ec != std::errc() || end != first + len || *first < '0' || *first > '9') return -1;
+  return value;
+}
+
+// Reads an optional fraction at text[*pos] as microseconds (digits past the sixth are dropped).
+long long Fraction(std::string_view text, size_t* pos) {
   long long micros = 0;
-  if (pos < text.size() && text[pos] == '.') {
-    ++pos;
-    int digits = 0;
-    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
-      if (digits < 6) micros = micros * 10 + (text[pos] - '0');
-      ++digits;
-      ++pos;
-    }
-    for (; digits < 6; ++digits) micros *= 10;
+  if (*pos >= text.size() || text[*pos] != '.') return 0;
+  int digits = 0;
+  for (++*pos; *pos < text.size() && text[*pos] >= '0' && text[*pos] <= '9'; ++*pos, ++digits) {
+    if (digits < 6) micros = micros * 10 + (text[*pos] - '0');
   }
-  long offset = 0;
-  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
-    int hh = 0, mm = 0;
-    if (std::sscanf(text.c_str() + pos + 1, "%2d:%2d", &hh, &mm) != 2) return false;
-    offset = (hh * 3600 + mm * 60) * (text[pos] == '+' ? 1 : -1);
-  } else if (pos >= text.size() || (text[pos] != 'Z' && text[pos] != 'z')) {
+  for (; digits < 6; ++digits) micros *= 10;
+  return micros;
+}
+
+// The zone suffix at text[pos] ("Z" or "+hh:mm") as seconds east of UTC; nullopt when malformed.
+std::optional<long> ZoneOffset(std::string_view text, size_t pos) {
+  if (pos + 1 == text.size() && (text[pos] == 'Z' || text[pos] == 'z')) return 0;
+  if (pos + 6 != text.size() || (text[pos] != '+' && text[pos] != '-') || text[pos + 3] != ':') return std::nullopt;
+  const int hh = Digits(text, pos + 1, 2), mm = Digits(text, pos + 4, 2);
+  if (hh < 0 || hh > 23 || mm < 0 || mm > 59) return std::nullopt;
+  return (hh * 3600L + mm * 60L) * (text[pos] == '+' ? 1 : -1);
+}
+
+}  // namespace
+
+bool ParseRfc3339(const std::string& text, std::chrono::system_clock::time_point* out) {
+  // YYYY-MM-DDTHH:MM:SS, every field exactly its width and in range.
+  std::tm tm{};
+  tm.tm_year = Digits(text, 0, 4) - 1900;
+  tm.tm_mon = Digits(text, 5, 2) - 1;
+  tm.tm_mday = Digits(text, 8, 2);
+  tm.tm_hour = Digits(text, 11, 2);
+  tm.tm_min = Digits(text, 14, 2);
+  tm.tm_sec = Digits(text, 17, 2);
+  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+      text[16] != ':' || tm.tm_year < -1900 || tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 ||
+      tm.tm_mday > 31 || tm.tm_hour < 0 || tm.tm_hour > 23 || tm.tm_min < 0 || tm.tm_min > 59 || tm.tm_sec < 0 ||
+      tm.tm_sec > 60) {
     return false;
   }
-  const std::time_t secs = timegm(&tm) - offset;
+  size_t pos = 19;
+  const long long micros = Fraction(text, &pos);
+  const std::optional<long> offset = ZoneOffset(text, pos);
+  if (!offset) return false;
+  const std::time_t secs = timegm(&tm) - *offset;
   *out = std::chrono::system_clock::from_time_t(secs) + std::chrono::microseconds(micros);
   return true;
 }

@@ -48,8 +48,9 @@ bool AllowedInYaml(uint32_t c) {
          (c >= 0xA0 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
 }
 
-/// Rejects what goyaml.v2's reader rejects before parsing: invalid UTF-8, control characters.
-Status ValidateText(std::string_view text, const YamlOptions& options) {
+}  // namespace
+
+Status ValidateYamlText(std::string_view text, const YamlOptions& options) {
   int line = 0, column = 0;
   for (size_t i = 0; i < text.size();) {
     uint32_t code = 0;
@@ -70,6 +71,15 @@ Status ValidateText(std::string_view text, const YamlOptions& options) {
   }
   return Ok();
 }
+
+std::string YamlCppMessage(const std::string& message) {
+  // yaml-cpp's DepthGuard throws DeepRecursion with ErrorMsg::BAD_FILE; we never use YAML::LoadFile,
+  // the only other source of that text.
+  if (message == "bad file") return "nesting too deep (more than 2000 levels)";
+  return message;
+}
+
+namespace {
 
 /// goyaml.v2 spelling of a yaml-cpp tag: "" for plain, "!!int" for core tags.
 std::string GoTag(const std::string& tag) {
@@ -331,7 +341,7 @@ class Converter {
 }  // namespace
 
 Result<std::vector<json>> ParseYamlStream(std::string_view text, const YamlOptions& options) {
-  if (Status s = ValidateText(text, options); !s) return s.error();
+  if (Status s = ValidateYamlText(text, options); !s) return s.error();
   std::vector<json> out;
   try {
     const std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
@@ -343,7 +353,7 @@ Result<std::vector<json>> ParseYamlStream(std::string_view text, const YamlOptio
     }
   } catch (const YAML::Exception& e) {
     // yaml-cpp reports syntax errors (and its own depth limit) as exceptions with a mark.
-    return PositionedError(options, e.mark.line, e.mark.column, e.msg);
+    return PositionedError(options, e.mark.line, e.mark.column, YamlCppMessage(e.msg));
   }
   return out;
 }

@@ -41,7 +41,7 @@ while time.time()<end:
     try: conns.append(s.accept())
     except Exception: pass' &
 sleeper=$!
-sleep 0.5
+for _ in $(seq 100); do [ -s "$E2E_TMP/port" ] && break; sleep 0.1; done  # python may start slowly on a busy machine
 port=$(cat "$E2E_TMP/port")
 start=$(date +%s)
 run kubectl tazuna state list --all --server "https://127.0.0.1:$port" --insecure-skip-tls-verify --request-timeout 2s

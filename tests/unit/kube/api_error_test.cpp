@@ -71,7 +71,8 @@ TEST_CASE("retry: Retry-After parsing") {
     long long ms;  // -1 = nullopt
   } const cases[] = {{"3", 3000}, {"0", 0}, {"", -1}, {"soon", -1}, {"-1", -1},
                      {"Wed, 21 Oct 2015 07:28:05 GMT", 5000}, {"Wed, 21 Oct 2015 07:27:00 GMT", 0},
-                     {"Wed, 21 Oct 2015 07:28:05", -1}};
+                     {"Wed, 21 Oct 2015 07:28:05", -1}, {"999999999", 999999999000}, {"9999999999", -1},
+                     {"99999999999999999999", -1}};
   for (const auto& c : cases) {
     CAPTURE(c.in);
     const auto got = ParseRetryAfter(c.in, now);

@@ -60,6 +60,22 @@ TEST_CASE("exec credential: parsing v1 and v1beta1 and its errors") {
       {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientKeyData":"K"}})",
        kV1, "exec plugin returned only certificate or key, not both"},
       {"garbage", kV1, "decoding stdout: couldn't get version/kind; json parse error"},
+      // Fields of another type are decoding errors, as encoding/json reports them (never an exception).
+      {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":5}})", kV1,
+       "decoding stdout: json: cannot unmarshal number into Go struct field ExecCredentialStatus.status.token of "
+       "type string"},
+      {R"({"apiVersion":["v1"],"kind":"ExecCredential","status":{"token":"t"}})", kV1,
+       "decoding stdout: json: cannot unmarshal array into Go struct field ExecCredential.apiVersion of type string"},
+      {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t",)"
+       R"("expirationTimestamp":{}}})",
+       kV1,
+       "decoding stdout: json: cannot unmarshal object into Go struct field "
+       "ExecCredentialStatus.status.expirationTimestamp of type string"},
+      {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t",)"
+       R"("expirationTimestamp":"2026-13-01T00:00:00Z"}})",
+       kV1, "decoding stdout: invalid expirationTimestamp \"2026-13-01T00:00:00Z\""},
+      {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":null}})", kV1,
+       "exec plugin didn't return a token or cert/key pair"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.out);

@@ -355,7 +355,10 @@ TEST_CASE("rest config: ParseTimeout") {
     const char* in;
     long long ms;
   } const cases[] = {{"", 0}, {"0", 0}, {"7", 7000}, {"7s", 7000}, {"2m", 120000}, {"1h30m", 5400000},
-                     {"500ms", 500}, {"1.5s", 1500}, {"-1", -1}, {"1x", -1}, {"s", -1}};
+                     {"500ms", 500}, {"1.5s", 1500}, {"-1", -1}, {"1x", -1}, {"s", -1},
+                     // Go's Duration is int64 nanoseconds: beyond it is invalid, never an overflow.
+                     {"9223372036", 9223372036000}, {"9223372037", -1}, {"99999999999999999999", -1},
+                     {"99999999999999999999h", -1}, {"1.5.5s", -1}, {".5s", 500}};
   for (const auto& c : cases) {
     CAPTURE(c.in);
     auto r = ParseTimeout(c.in);

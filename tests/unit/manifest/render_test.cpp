@@ -163,6 +163,16 @@ TEST_CASE("render: an object without apiVersion or metadata.name names the manif
       {"List item not a mapping", list + "  - just text\n",
        at + "1 (kind List): item 1 is not a mapping (want a Kubernetes object)"},
       {"List items not a list", list + "  a: b\n", at + "1 (kind List): items must be a list"},
+      {"namespace not a label", cm + "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: Bad_NS}\n",
+       at + "2 (kind ConfigMap): invalid namespace \"Bad_NS\": use lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63 characters)"},
+      {"namespace not a string", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: [a]}\n",
+       at + "1 (kind ConfigMap): metadata.namespace must be a string"},
+      {"Namespace name not a label", "apiVersion: v1\nkind: Namespace\nmetadata: {name: team.a}\n",
+       at + "1 (kind Namespace): invalid namespace \"team.a\": use lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63 characters)"},
+      {"name with a slash", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a/b}\n",
+       at + "1 (kind ConfigMap): invalid metadata.name \"a/b\": may not contain '/' or '%'"},
+      {"name ..", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ..}\n",
+       at + "1 (kind ConfigMap): invalid metadata.name \"..\": may not be '.' or '..'"},
   };
   for (const BadObjectCase& c : cases) {
     CAPTURE(c.what);

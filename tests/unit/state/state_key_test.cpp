@@ -136,9 +136,12 @@ TEST_CASE("state key: entry values") {
   auto full = DecodeEntry(EncodeEntry(hash, "m/g/v/K/<n>"));
   REQUIRE(full);
   CHECK(*full == Entry{hash, "m/g/v/K/<n>"});
-  auto extra = DecodeEntry("{\"contentHash\":\"h\",\"other\":1}");
+  auto extra = DecodeEntry("{\"contentHash\":\"" + hash + "\",\"other\":1}");
   REQUIRE(extra);
-  CHECK(extra->content_hash == "h");
+  CHECK(extra->content_hash == hash);
+  auto unconfirmed = DecodeEntry("{\"contentHash\":\"\"}");  // written before an apply is confirmed
+  REQUIRE(unconfirmed);
+  CHECK(unconfirmed->content_hash.empty());
 }
 
 TEST_CASE("state key: malformed entry values are input errors") {
@@ -149,6 +152,11 @@ TEST_CASE("state key: malformed entry values are input errors") {
       {"{\"contentHash\":1}", "invalid state entry \"{\\\"contentHash\\\":1}\": missing string \"contentHash\""},
       {"{\"contentHash\":\"h\",\"key\":2}",
        "invalid state entry \"{\\\"contentHash\\\":\\\"h\\\",\\\"key\\\":2}\": \"key\" is not a string"},
+      {"{\"contentHash\":\"abc\"}",
+       "invalid state entry \"{\\\"contentHash\\\":\\\"abc\\\"}\": contentHash \"abc\" is not 64 lowercase hex digits"},
+      {"{\"contentHash\":\"" "ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789" "\"}",
+       "invalid state entry \"{\\\"contentHash\\\":\\\"" "ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789" "\\\"}\": "
+       "contentHash \"" "ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789" "\" is not 64 lowercase hex digits"},
   };
   for (const auto& [in, message] : cases) {
     auto r = DecodeEntry(in);

@@ -7,14 +7,23 @@
 namespace tazuna::state {
 
 TEST_CASE("store: _metadata is written in the Go tool's byte form") {
-  CHECK(EncodeMetadata({"abc", "2026-01-02T03:04:05Z", {}}) ==
+  CHECK(EncodeMetadata({"abc", "2026-01-02T03:04:05Z", {}, {}}) ==
         R"({"gitCommitHash":"abc","lastSyncedAt":"2026-01-02T03:04:05Z"})");
-  CHECK(EncodeMetadata({"", "t", {"tazuna-state-m.0a1b2c3d.1"}}) ==
+  CHECK(EncodeMetadata({"", "t", {}, {"tazuna-state-m.0a1b2c3d.1"}}) ==
         R"({"gitCommitHash":"","lastSyncedAt":"t","shards":["tazuna-state-m.0a1b2c3d.1"]})");
 }
 
+TEST_CASE("store: the origin follows the Go fields, which stay first") {
+  CHECK(EncodeMetadata({"c", "t", {"github.com/org/platform", "clusters/prod/tazuna.yaml"}, {}}) ==
+        R"({"gitCommitHash":"c","lastSyncedAt":"t","origin":{"path":"clusters/prod/tazuna.yaml","repository":"github.com/org/platform"}})");
+  ManifestState back;
+  REQUIRE(ParseData("tazuna-state-m",
+                    {{"_metadata", R"({"gitCommitHash":"c","lastSyncedAt":"t","origin":{"path":"p","repository":"r"}})"}}, back));
+  CHECK(back.metadata.origin == Origin{"r", "p"});
+}
+
 TEST_CASE("store: small state is one ConfigMap with encoded keys and Go entry values") {
-  const auto shards = BuildShards("web", {{"web//v1/ConfigMap/ns/a", std::string(64, 'a')}}, {"c", "t", {}}, "g");
+  const auto shards = BuildShards("web", {{"web//v1/ConfigMap/ns/a", std::string(64, 'a')}}, {"c", "t", {}, {}}, "g");
   REQUIRE(shards.size() == 1);
   CHECK(shards[0].at("web____v1__ConfigMap__ns__a") == R"({"contentHash":")" + std::string(64, 'a') + R"("})");
   CHECK(shards[0].at("_metadata") == R"({"gitCommitHash":"c","lastSyncedAt":"t"})");
@@ -26,7 +35,7 @@ TEST_CASE("store: large state spills into shards under the size limit and parses
     entries["m//v1/ConfigMap/ns/object-with-a-long-enough-name-" + std::to_string(i)] = std::string(64, 'f');
   }
   entries["m//v1/ConfigMap/ns/" + std::string(300, 'x')] = std::string(64, 'e');  // over 253 bytes
-  const auto shards = BuildShards("m", entries, {"c", "t", {}}, "0a1b2c3d");
+  const auto shards = BuildShards("m", entries, {"c", "t", {}, {}}, "0a1b2c3d");
   CHECK(shards.size() >= 2);
   ManifestState back;
   for (size_t i = 0; i < shards.size(); ++i) {
@@ -60,6 +69,51 @@ TEST_CASE("store: a corrupt entry names the ConfigMap and key") {
   const auto st = ParseData("tazuna-state-m", {{"m____v1__ConfigMap__c", "not json"}}, s);
   REQUIRE_FALSE(st);
   CHECK(st.error().message.rfind("configmap tazuna-state-m key m____v1__ConfigMap__c: ", 0) == 0);
+}
+
+TEST_CASE("store: state edited by hand is an input error naming the ConfigMap and key, never an exception") {
+  const std::string hash(64, 'a');
+  const std::string entry = R"({"contentHash":")" + hash + R"("})";
+  struct {
+    const char* what;
+    nlohmann::json data;
+    std::string want;
+  } const cases[] = {
+      {"entry of another manifest", {{"other____v1__ConfigMap__ns__a", entry}},
+       "configmap tazuna-state-m key other____v1__ConfigMap__ns__a: state key \"other//v1/ConfigMap/ns/a\" belongs to "
+       "manifest \"other\", not \"m\""},
+      {"not a state key", {{"hello", entry}},
+       "configmap tazuna-state-m key hello: invalid state key \"hello\": want 5 or 6 '/'-separated parts, got 1"},
+      {"short hash", {{"m____v1__ConfigMap__ns__a", R"({"contentHash":"abc"})"}},
+       "configmap tazuna-state-m key m____v1__ConfigMap__ns__a: invalid state entry "
+       "\"{\\\"contentHash\\\":\\\"abc\\\"}\": contentHash \"abc\" is not 64 lowercase hex digits"},
+      {"commit not a string", {{"_metadata", R"({"gitCommitHash":1,"lastSyncedAt":"t"})"}},
+       "configmap tazuna-state-m: _metadata gitCommitHash is not a string"},
+      {"time not a string", {{"_metadata", R"({"gitCommitHash":"","lastSyncedAt":[]})"}},
+       "configmap tazuna-state-m: _metadata lastSyncedAt is not a string"},
+      {"shards of another type", {{"_metadata", R"({"gitCommitHash":"","lastSyncedAt":"t","shards":"x"})"}},
+       "configmap tazuna-state-m: _metadata shards is not a list of names"},
+      {"fractional shard count", {{"_metadata", R"({"gitCommitHash":"","lastSyncedAt":"t","shards":1.5})"}},
+       "configmap tazuna-state-m: _metadata shards is not a list of names"},
+      {"metadata not JSON", {{"_metadata", "{"}}, "configmap tazuna-state-m: _metadata is not a JSON object"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    ManifestState s;
+    s.manifest = "m";
+    const auto st = ParseData("tazuna-state-m", c.data, s);
+    REQUIRE_FALSE(st);
+    CHECK(st.error().kind == util::ErrorKind::kInput);
+    CHECK(st.error().message == c.want);
+  }
+  // The Go tool's own form, a null commit and an unconfirmed (empty) hash still read.
+  ManifestState ok;
+  ok.manifest = "m";
+  REQUIRE(ParseData("tazuna-state-m",
+                    {{"m____v1__ConfigMap__ns__a", entry}, {"m____v1__ConfigMap__ns__b", R"({"contentHash":""})"},
+                     {"_metadata", R"({"gitCommitHash":null,"lastSyncedAt":"t"})"}},
+                    ok));
+  CHECK(ok.entries.size() == 2);
 }
 
 }  // namespace tazuna::state
