@@ -159,6 +159,9 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
                            [&](size_t done, size_t total) { progress.Update(done, total); });
   progress.Done();
   if (!report) return report.error();
+  if (so.dry_run == kube::DryRun::kNone) {
+    if (auto st = state::ReleaseTaken(store, *run->identities, *report); !st) return st.error();
+  }
   PrintSyncReport(ctx, *report, o.output, so);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   PrintSyncSummary(ctx.err, *report, secs, client.requests_sent());

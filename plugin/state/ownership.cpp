@@ -98,6 +98,25 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
   return out;
 }
 
+util::Status ReleaseTaken(StateStore& store, IdentityResolver& ids, const SyncReport& report) {
+  std::map<std::string, std::set<ObjectIdentity>> taken;
+  for (const auto& r : report.results) {
+    if (!r.taken_from.empty()) taken[r.taken_from].insert(r.identity);
+  }
+  for (const auto& [manifest, identities] : taken) {
+    auto state = store.Read(manifest);
+    if (!state) return state.error();
+    size_t before = state->entries.size();
+    for (auto it = state->entries.begin(); it != state->entries.end();) {
+      auto key = ParseStateKey(it->first);
+      it = key && identities.count(ids.Resolve(*key)) > 0 ? state->entries.erase(it) : std::next(it);
+    }
+    if (state->entries.size() == before || !state->exists()) continue;
+    if (auto st = store.Write(*state); !st) return st.error().WithContext("release taken objects of manifest " + util::Quote(manifest));
+  }
+  return util::Ok();
+}
+
 std::string NormalizeRepository(const std::string& url) {
   std::string rest = url;
   const size_t scheme = rest.find("://");

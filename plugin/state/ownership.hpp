@@ -35,6 +35,12 @@ std::string DescribeOwner(const LiveOwner& owner);
 /// Who owns `live` (a live object or its PartialObjectMetadata).
 LiveOwner OwnerOf(const nlohmann::json& live);
 
+/// After a sync that took objects over (SyncResult::taken_from), removes them from the states of the
+/// manifests they were taken from, so those manifests see them as no longer theirs (their next diff
+/// shows the object as added, their next sync as a conflict) and never prune them. One read and one
+/// conditional write per such manifest.
+util::Status ReleaseTaken(StateStore& store, IdentityResolver& ids, const SyncReport& report);
+
 /// A git remote URL as host/path, so that ssh and https clones, with or without credentials, port or
 /// `.git`, agree: `git@github.com:org/platform.git` and `https://user:token@github.com/org/platform`
 /// are both `github.com/org/platform`. Never keeps credentials.

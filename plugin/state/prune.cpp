@@ -4,6 +4,7 @@
 #include <mutex>
 #include <set>
 
+#include "state/ownership.hpp"
 #include "state/sync_engine.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
@@ -114,6 +115,10 @@ class SyncEngine::PruneRun {
       if (!ManagedByTazuna(*live)) {
         Keep(t, "not managed by tazuna", Forget::kNo);
         t.result.forgettable = true;
+        return;
+      }
+      if (const std::string owner = OwnerOf(*live).manifest; !owner.empty() && owner != t.result.manifest) {
+        Keep(t, StrCat("owned by manifest ", util::Quote(owner)), Forget::kYes);  // taken over: not ours any more
         return;
       }
       if (auto other = RenderedInOtherGroup(*t.entry, *live)) {
@@ -248,7 +253,7 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
   for (const auto& in : inputs) {
     for (auto it = in.diff.rbegin(); it != in.diff.rend(); ++it) {
       if (it->type != ChangeType::kRemoved) continue;
-      PruneTask t{&*it, in.desired.objects.empty(), {it->manifest, it->key, it->parsed, Verb::kKept, it->old_hash, {}, "", false}};
+      PruneTask t{&*it, in.desired.objects.empty(), MakeResult(it->manifest, it->key, it->parsed, Verb::kKept, it->old_hash)};
       if (run.Screen(t, failed_applies)) {
         ranks[PruneRank(it->parsed)].push_back(std::move(t));
       } else {

@@ -129,6 +129,10 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
       task.result.note = "was managed by " + util::Join(live->managers, ", ");
     } else if (!applied->created && foreign) {
       task.result.note = util::StrCat("moved from manifest ", util::Quote(live->manifest));
+      if (o.sibling_manifests.count(live->manifest) == 0) {  // --take-ownership: its old state lets go (ReleaseTaken)
+        task.result.taken_from = live->manifest;
+        task.result.identity = e.identity;
+      }
     }
     if (o.dry_run == kube::DryRun::kNone) {
       cp.Set(e.manifest, e.key, e.new_hash);
@@ -180,7 +184,7 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
     SyncInput& in = inputs[idx];
     for (const auto& e : in.diff) {
       if (!IsApply(e)) continue;
-      Task t{&e, &in.desired.objects[e.object_index].object, {e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash, {}, "", false}};
+      Task t{&e, &in.desired.objects[e.object_index].object, MakeResult(e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash)};
       phases[static_cast<int>(PhaseOf(e.parsed))].push_back(std::move(t));
       // Record intent before the object can exist: an empty hash reads back as "modified", so a
       // run killed after this point re-applies it (or prunes it) instead of forgetting it.
@@ -208,7 +212,8 @@ void SyncEngine::SkipLayer(const std::vector<SyncInput>& inputs, const std::vect
   for (size_t idx : layer) {
     for (const auto& e : inputs[idx].diff) {
       if (!IsApply(e)) continue;
-      out.push_back({e.manifest, e.key, e.parsed, Verb::kSkipped, e.new_hash, {}, "an earlier dependsOn layer failed", false});
+      out.push_back(MakeResult(e.manifest, e.key, e.parsed, Verb::kSkipped, e.new_hash));
+      out.back().note = "an earlier dependsOn layer failed";
       Tick();
     }
   }
@@ -245,7 +250,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     }
     for (size_t i = 0; i < in.desired.objects.size(); ++i) {
       const DesiredObject& d = in.desired.objects[i];
-      if (!touched[i]) report.results.push_back({in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash, {}, "", false});
+      if (!touched[i]) report.results.push_back(MakeResult(in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash));
     }
   }
   for (const auto& r : report.results) {

@@ -34,7 +34,20 @@ struct SyncResult {
   std::string note;   ///< why, for kept, skipped and some deletes ("not managed by tazuna")
   bool forgettable = false;  ///< kept while its state entry stays: `state forget` is the way out
   bool refused = false;      ///< a prune refused for a reason that fails the run (empty render, ...)
+  std::string taken_from;    ///< applied with --take-ownership from this (other repository's) manifest
+  ObjectIdentity identity;   ///< set for taken objects
 };
+
+/// A row for `key` of `manifest` with `verb` and `hash`; everything else empty.
+inline SyncResult MakeResult(std::string manifest, std::string key, StateKey parsed, Verb verb, std::string hash) {
+  SyncResult r;
+  r.manifest = std::move(manifest);
+  r.key = std::move(key);
+  r.parsed = std::move(parsed);
+  r.verb = verb;
+  r.hash = std::move(hash);
+  return r;
+}
 
 struct SyncReport {
   std::vector<SyncResult> results;  ///< applies in apply order, unchanged, then prunes
