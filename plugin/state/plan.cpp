@@ -1,12 +1,17 @@
 #include "state/plan.hpp"
 
+#include <optional>
+
 namespace tazuna::state {
 
 namespace {
 
-std::string LiveUid(kube::Client& client, const StateKey& k, const ObjectIdentity& id) {
+// The live uid ("" when there is no such object); nullopt when the server serves no version of the kind
+// in that group any more (an Ingress under extensions): then no object can exist under the old key.
+std::optional<std::string> LiveUid(kube::Client& client, const StateKey& k, const ObjectIdentity& id) {
+  if (!client.ResolveGroupKind(k.group, k.kind)) return std::nullopt;
   auto live = client.Get({k.ApiVersion(), k.kind, id.namespace_name, k.name});
-  if (!live || !live->is_object()) return "";
+  if (!live || !live->is_object()) return std::string();
   return live->value("metadata", nlohmann::json::object()).value("uid", "");
 }
 
@@ -26,8 +31,9 @@ void PairGroupMoves(kube::Client& client, std::vector<DiffEntry>& entries) {
     for (DiffEntry& added : entries) {
       if (added.type != ChangeType::kAdded && added.type != ChangeType::kAlwaysSync) continue;
       if (!added.old_key.empty() || !SameObjectOtherGroup(removed, added)) continue;
-      const std::string uid = LiveUid(client, removed.parsed, removed.identity);
-      if (uid.empty() || uid != LiveUid(client, added.parsed, added.identity)) continue;
+      const std::optional<std::string> uid = LiveUid(client, removed.parsed, removed.identity);
+      const bool same = !uid || (!uid->empty() && uid == LiveUid(client, added.parsed, added.identity));
+      if (!same) continue;
       if (added.type == ChangeType::kAdded) added.type = ChangeType::kModified;
       added.old_key = removed.key;
       added.old_hash = removed.old_hash;

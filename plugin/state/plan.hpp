@@ -18,7 +18,8 @@ util::Result<std::vector<SyncInput>> PlanSync(StateStore& store, kube::Client& c
 
 /// A removed row and an added row of one manifest with the same kind, namespace and name in another
 /// group (an Event moving from v1 to events.k8s.io/v1) are one object when both GETs find the same
-/// live uid: they become one modified row whose key replaces the old one. Two GETs per such pair only.
+/// live uid, or when the old group serves the kind no more (no object can be there): they become one
+/// modified row whose key replaces the old one. Two GETs per such pair only.
 void PairGroupMoves(kube::Client& client, std::vector<DiffEntry>& entries);
 
 }  // namespace tazuna::state

@@ -193,6 +193,25 @@ expect_contains "$(state_keys "$V")" "${V}__events.k8s.io__v1__Event__${ns}__ev$
 expect_not_contains "$(state_keys "$V")" "${V}____v1__Event" "and not the old one"
 expect_rc 0 "diff clean afterwards" kubectl tazuna state diff
 
+# A key under a group that no longer serves the kind (an Ingress recorded under extensions/v1beta1 by an
+# old tool) and the same Ingress rendered under networking.k8s.io: one object, kept.
+cat > "$repo/objs/3-ingress.yaml" <<EOF
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web$s, namespace: $ns}
+spec: {defaultBackend: {service: {name: web, port: {number: 80}}}}
+EOF
+kubectl apply --server-side --field-manager=tazuna -f "$repo/objs/3-ingress.yaml" >/dev/null
+ing_uid=$(uid -n "$ns" ingress "web$s")
+kubectl patch cm -n tazuna "tazuna-state-$V" --type merge \
+  -p "{\"data\":{\"${V}__extensions__v1beta1__Ingress__${ns}__web$s\":\"{\\\"contentHash\\\":\\\"$zeros\\\"}\"}}" >/dev/null
+expect_rc 1 "diff: the old group's key and the rendered Ingress are one modified row" kubectl tazuna state diff -o json
+changes=$(echo "$OUT" | python3 -c 'import json,sys; print(" ".join(sorted(i["change"]+":"+i["kind"] for i in json.load(sys.stdin)["items"])))')
+expect_eq "$changes" "modified:Ingress" "no added plus removed pair"
+expect_rc 0 "sync --prune" kubectl tazuna state sync --prune
+expect_eq "$(uid -n "$ns" ingress "web$s")" "$ing_uid" "the Ingress keeps its uid"
+expect_not_contains "$(state_keys "$V")" "__extensions__" "the old group's key is replaced"
+
 # --- 6. A renamed object whose replacement the apiserver rejects: no prune after a failed apply.
 R=ren$s
 repo=$E2E_TMP/rename; mkdir -p "$repo/objs"
