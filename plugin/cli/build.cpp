@@ -1,33 +1,30 @@
 // kubectl tazuna build [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [--show-secrets]
-#include "cli/command.hpp"
-#include "cli/options.hpp"
+#include "cli/build.hpp"
+
 #include "cli/pipeline.hpp"
+#include "util/secret_mask.hpp"
 #include "util/yaml_emit.hpp"
 
 namespace tazuna::cli {
 
 namespace {
 
-struct BuildOptions {
-  FileOptions file;
-  bool show_secrets = false;
-  int verbosity = 0;
-};
-
 // Secret values are masked as kubectl diff does, unless --show-secrets.
 nlohmann::json Masked(nlohmann::json object) {
-  if (object.value("apiVersion", "") != "v1" || object.value("kind", "") != "Secret") return object;
-  for (const char* field : {"data", "stringData"}) {
-    if (!object.contains(field) || !object[field].is_object()) continue;
-    for (auto& [k, v] : object[field].items()) v = "***";
-  }
+  util::MaskSecretValues(object);
   return object;
 }
 
-util::Result<int> Run(Context& ctx, const BuildOptions& o) {
-  auto selection = LoadSelection(ctx, o.file);
+}  // namespace
+
+util::Status BuildOptions::Complete(Context&, const FlagSet&) { return util::Ok(); }
+
+util::Status BuildOptions::Validate() const { return util::Ok(); }
+
+util::Result<int> BuildOptions::Run(Context& ctx) {
+  auto selection = LoadSelection(ctx, file);
   if (!selection) return selection.error();
-  util::Logger log(ctx.err, o.verbosity);
+  util::Logger log(ctx.err, verbosity);
   auto run = RenderSelection(ctx, *selection, log, nullptr);  // no cluster needed
   if (!run) return run.error();
   bool first = true;
@@ -35,13 +32,11 @@ util::Result<int> Run(Context& ctx, const BuildOptions& o) {
     for (const auto& d : m.objects) {
       if (!first) ctx.out << "---\n";
       first = false;
-      ctx.out << util::EmitYaml(o.show_secrets ? d.object : Masked(d.object));
+      ctx.out << util::EmitYaml(show_secrets ? d.object : Masked(d.object));
     }
   }
   return kExitOk;
 }
-
-}  // namespace
 
 Command NewBuildCommand() {
   auto o = std::make_shared<BuildOptions>();
@@ -58,7 +53,7 @@ Command NewBuildCommand() {
     f.Bool(&o->show_secrets, "show-secrets", 0, "Print Secret values instead of ***.");
     f.Int(&o->verbosity, "v", 'v', "Number for the log level verbosity");
   };
-  c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>&) { return Run(ctx, *o); };
+  c.run = RunOptions(o);
   return c;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,47 @@ struct Command {
   ExitStyle exit_style = ExitStyle::kStandard;
   std::string args_usage;  ///< e.g. "KEY..."; empty: the command takes no positional arguments
   std::function<void(FlagSet&)> add_flags;
-  /// Runs with the parsed flags (for FlagSet::Changed) and the positional arguments; returns the
-  /// exit code, or an Error for ReportError.
-  std::function<util::Result<int>(Context&, const FlagSet&, const std::vector<std::string>&)> run;
+  /// Runs with the parsed flags (for FlagSet::Changed); returns the exit code, or an Error for
+  /// ReportError. Set by commands that take no positional arguments (Main rejects any).
+  std::function<util::Result<int>(Context&, const FlagSet&)> run;
+  /// Set instead of `run` by the commands with an `args_usage`: also gets the positional arguments.
+  std::function<util::Result<int>(Context&, const FlagSet&, const std::vector<std::string>&)> run_with_args;
 };
+
+/// kubectl's `CheckErr(o.Complete(...)); CheckErr(o.Validate()); CheckErr(o.Run())`: `Options` has
+/// `util::Status Complete(Context&, const FlagSet&)`, `util::Status Validate() const` (no I/O) and
+/// `util::Result<int> Run(Context&)`; the first error ends the run.
+template <class Options>
+util::Result<int> CompleteValidateRun(Options& o, Context& ctx, const FlagSet& flags) {
+  if (auto st = o.Complete(ctx, flags); !st) return st.error();
+  if (auto st = o.Validate(); !st) return st.error();
+  return o.Run(ctx);
+}
+
+/// CompleteValidateRun for commands with positional arguments: `Complete(Context&, const FlagSet&,
+/// const std::vector<std::string>&)`.
+template <class Options>
+util::Result<int> CompleteValidateRun(Options& o, Context& ctx, const FlagSet& flags,
+                                      const std::vector<std::string>& args) {
+  if (auto st = o.Complete(ctx, flags, args); !st) return st.error();
+  if (auto st = o.Validate(); !st) return st.error();
+  return o.Run(ctx);
+}
+
+/// The `run` of a command whose options `o` (shared with its flag bindings) follow CompleteValidateRun.
+template <class Options>
+std::function<util::Result<int>(Context&, const FlagSet&)> RunOptions(std::shared_ptr<Options> o) {
+  return [o](Context& ctx, const FlagSet& flags) { return CompleteValidateRun(*o, ctx, flags); };
+}
+
+/// The `run_with_args` of a command whose options `o` follow CompleteValidateRun with arguments.
+template <class Options>
+std::function<util::Result<int>(Context&, const FlagSet&, const std::vector<std::string>&)> RunOptionsWithArgs(
+    std::shared_ptr<Options> o) {
+  return [o](Context& ctx, const FlagSet& flags, const std::vector<std::string>& args) {
+    return CompleteValidateRun(*o, ctx, flags, args);
+  };
+}
 
 /// All commands, in help order.
 std::vector<Command> AllCommands();

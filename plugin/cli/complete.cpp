@@ -2,14 +2,11 @@
 
 #include <algorithm>
 
+#include "cli/build_info.hpp"
 #include "cli/command.hpp"
 #include "kube/rest_config.hpp"
 #include "manifest/manifest.hpp"
 #include "util/strings.hpp"
-
-#ifndef TAZUNA_VERSION
-#define TAZUNA_VERSION "0.0.0-dev"
-#endif
 
 namespace tazuna::cli {
 
@@ -34,7 +31,7 @@ std::vector<std::string> ManifestNames(const std::vector<std::string>& words, ut
   if (file.empty()) file = "tazuna.yaml";
   manifest::LoadOptions load;
   load.environment = FlagValue(words, "environment", 'e');
-  load.tool_version = TAZUNA_VERSION;
+  load.tool_version = std::string(BuildVersion());
   auto loaded = manifest::LoadTazunaFile(file, load, files);
   std::vector<std::string> out;
   if (loaded) {

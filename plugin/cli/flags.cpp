@@ -42,10 +42,6 @@ void FlagSet::OptionalBool(std::optional<bool>* target, const std::string& name,
   Add(std::move(f));
 }
 
-void FlagSet::Hide(const std::string& name) {
-  if (Flag* f = Find(name)) f->hidden = true;
-}
-
 FlagSet::Flag* FlagSet::Find(const std::string& name) {
   for (auto& f : flags_) {
     if (f.name == name) return &f;
@@ -169,7 +165,6 @@ util::Result<std::vector<std::string>> FlagSet::Parse(const std::vector<std::str
 std::string FlagSet::Usage() const {
   std::string out;
   for (const auto& f : flags_) {
-    if (f.hidden) continue;
     out += "    ";
     if (f.shorthand != 0) out += StrCat("-", f.shorthand, ", ");
     out += StrCat("--", f.name, "=", f.default_text, ":\n\t", f.usage, "\n\n");
@@ -179,9 +174,7 @@ std::string FlagSet::Usage() const {
 
 std::vector<std::string> FlagSet::Names() const {
   std::vector<std::string> out;
-  for (const auto& f : flags_) {
-    if (!f.hidden) out.push_back("--" + f.name);
-  }
+  for (const auto& f : flags_) out.push_back("--" + f.name);
   return out;
 }
 

@@ -25,8 +25,6 @@ class FlagSet {
   void StringSlice(std::vector<std::string>* target, const std::string& name, char shorthand, const std::string& usage);
   /// Optional<bool> flag: stays nullopt unless given.
   void OptionalBool(std::optional<bool>* target, const std::string& name, const std::string& usage);
-  /// Hides a flag from help (still parsed).
-  void Hide(const std::string& name);
 
   /// Parses `args`; fills targets and returns the positional arguments. kUsage errors read like
   /// pflag's: `unknown flag: --bogus`, `flag needs an argument: --file`, `invalid argument "x" for "-v" flag`.
@@ -35,7 +33,7 @@ class FlagSet {
   bool Changed(const std::string& name) const;
   /// Help lines: `  -f, --file='': usage` in kubectl's Options style.
   std::string Usage() const;
-  /// Names of all visible flags (for completion), with their leading dashes.
+  /// Names of all flags (for completion), with their leading dashes.
   std::vector<std::string> Names() const;
 
  private:
@@ -48,7 +46,6 @@ class FlagSet {
     void* target = nullptr;
     bool slice = false;
     bool optional_bool = false;
-    bool hidden = false;
   };
   void Add(Flag flag);
   Flag* Find(const std::string& name);

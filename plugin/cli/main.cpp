@@ -54,13 +54,13 @@ int RunCommand(Context& ctx, const Command& cmd, const std::vector<std::string>&
     e.hint = "See 'kubectl tazuna " + cmd.path + " --help' for usage.";
     return ReportError(ctx.err, e, cmd.exit_style);
   }
-  if (!positional->empty() && cmd.args_usage.empty()) {
+  if (!positional->empty() && !cmd.run_with_args) {
     auto e = util::MakeError(util::ErrorKind::kUsage, "unknown command \"" + positional->front() +
                                                           "\" for \"kubectl tazuna " + cmd.path + "\"");
     e.hint = "See 'kubectl tazuna " + cmd.path + " --help' for usage.";
     return ReportError(ctx.err, e, cmd.exit_style);
   }
-  auto code = cmd.run(ctx, flags, *positional);
+  auto code = cmd.run_with_args ? cmd.run_with_args(ctx, flags, *positional) : cmd.run(ctx, flags);
   if (!code) return ReportError(ctx.err, code.error(), cmd.exit_style);
   return *code;
 }

@@ -1,9 +1,7 @@
 #include "cli/options.hpp"
 
-#include <algorithm>
-
+#include "cli/build_info.hpp"
 #include "kube/rest_config.hpp"
-#include "util/strings.hpp"
 
 namespace tazuna::cli {
 
@@ -44,15 +42,6 @@ void AddOutputFlag(FlagSet& flags, std::string& output, const std::string& allow
   flags.String(&output, "output", 'o', "Output format. One of: " + allowed + ".");
 }
 
-util::Status ValidateOutput(const std::string& output, const std::vector<std::string>& allowed) {
-  if (std::find(allowed.begin(), allowed.end(), output) != allowed.end()) return util::Ok();
-  std::vector<std::string> sorted = allowed;
-  std::sort(sorted.begin(), sorted.end());
-  return util::MakeError(util::ErrorKind::kUsage,
-                         util::StrCat("unable to match a printer suitable for the output format \"", output,
-                                      "\", allowed formats are: ", util::Join(sorted, ",")));
-}
-
 util::Result<std::unique_ptr<Session>> OpenSession(Context& ctx, const ConnectionOptions& options) {
   auto config = kube::LoadRestConfig(options.kube, ctx.env, ctx.files);
   if (!config) return config.error();
@@ -60,6 +49,7 @@ util::Result<std::unique_ptr<Session>> OpenSession(Context& ctx, const Connectio
   session->transport = ctx.make_transport(*config, session->log);
   session->client = std::make_unique<kube::Client>(std::move(*config), *session->transport, ctx.processes,
                                                    session->log, ctx.clock, ctx.env);
+  session->client->set_version(BuildVersion(), BuildCommit());
   return session;
 }
 

@@ -33,9 +33,6 @@ void AddFileFlags(FlagSet& flags, FileOptions& options, FileFlags which);
 /// `-o/--output` with the given default.
 void AddOutputFlag(FlagSet& flags, std::string& output, const std::string& allowed);
 
-/// Checks `-o` against `allowed` (e.g. {"table","wide","json","yaml"}), with kubectl's message.
-util::Status ValidateOutput(const std::string& output, const std::vector<std::string>& allowed);
-
 /// A resolved connection to the cluster, owned by one command run.
 struct Session {
   Session(std::ostream& err, int verbosity) : log(err, verbosity) {}

@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <mutex>
 
+#include "cli/build_info.hpp"
 #include "manifest/manifest.hpp"
 #include "manifest/objects.hpp"
 #include "state/ownership.hpp"
+#include "util/api_version.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
-
-#ifndef TAZUNA_VERSION
-#define TAZUNA_VERSION "0.0.0-dev"
-#endif
 
 namespace tazuna::cli {
 
@@ -25,8 +23,7 @@ class DiscoveryScopes : public manifest::ScopeLookup {
   std::optional<bool> IsNamespaced(const std::string& api_version, const std::string& kind) override {
     auto info = client_.Resolve(api_version, kind);
     if (info) return info->namespaced;
-    const size_t slash = api_version.find('/');
-    auto any = client_.ResolveGroupKind(slash == std::string::npos ? "" : api_version.substr(0, slash), kind);
+    auto any = client_.ResolveGroupKind(util::SplitApiVersion(api_version).group, kind);
     if (!any) return std::nullopt;
     return any->namespaced;
   }
@@ -42,7 +39,7 @@ constexpr int kRenderConcurrency = 4;
 util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& o) {
   manifest::LoadOptions load;
   load.environment = o.environment;
-  load.tool_version = TAZUNA_VERSION;
+  load.tool_version = std::string(BuildVersion());
   auto file = manifest::LoadTazunaFile(o.file, load, ctx.files);
   if (!file) return file.error();
   Selection s{std::move(*file), {}};
@@ -139,7 +136,7 @@ state::Origin FindOrigin(Context& ctx, const std::string& file, util::Logger* lo
 
 state::StateStore NewStateStore(kube::Client& client) {
   state::StateStore store(client);
-  store.set_tooling("tazuna/v" TAZUNA_VERSION);
+  store.set_tooling(util::StrCat("tazuna/v", BuildVersion()));
   return store;
 }
 

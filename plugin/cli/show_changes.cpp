@@ -6,7 +6,8 @@
 #include <fstream>
 #include <regex>
 
-#include "state/marks.hpp"
+#include "state/live_compare.hpp"
+#include "util/secret_mask.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_emit.hpp"
 
@@ -18,20 +19,20 @@ namespace {
 
 // kubectl diff's masking: equal values "***", changed ones "*** (before)" / "*** (after)".
 void MaskSecret(json& live, json& merged) {
-  if (merged.value("kind", "") != "Secret" || merged.value("apiVersion", "") != "v1") return;
-  for (const char* field : {"data", "stringData"}) {
-    const json before = live.is_object() ? live.value(field, json::object()) : json::object();
-    const json after = merged.value(field, json::object());
-    const auto mask = [&](json& side, const char* changed) {
-      if (!side.is_object() || !side.contains(field) || !side[field].is_object()) return;
-      for (auto& [k, v] : side[field].items()) {
-        const bool same = before.contains(k) && after.contains(k) && before[k] == after[k];
-        v = same ? "***" : changed;
-      }
+  if (!util::IsSecret(merged)) return;
+  const json unmasked_live = live;
+  const json unmasked_merged = merged;
+  const auto masker = [&](const char* changed) {
+    return [&, changed](std::string_view field, const std::string& key) {
+      const std::string f(field);
+      const json before = unmasked_live.is_object() ? unmasked_live.value(f, json::object()) : json::object();
+      const json after = unmasked_merged.value(f, json::object());
+      const bool same = before.contains(key) && after.contains(key) && before[key] == after[key];
+      return std::string(same ? util::kSecretMask : changed);
     };
-    mask(live, "*** (before)");
-    mask(merged, "*** (after)");
-  }
+  };
+  util::MaskSecretValues(live, masker("*** (before)"));
+  util::MaskSecretValues(merged, masker("*** (after)"));
 }
 
 void Strip(json& object) {
@@ -60,22 +61,16 @@ std::vector<std::string> DiffCommand(const util::Environment& env) {
 util::Status WriteSides(kube::Client& client, const state::DiffEntry& e, const json& object,
                         const std::string& live_dir, const std::string& merged_dir) {
   const state::StateKey& k = e.parsed;
-  json live = json::object();
-  auto got = client.Get({k.ApiVersion(), k.kind, e.identity.namespace_name, k.name});
-  if (got) {
-    live = *got;
-  } else if (!kube::IsReason(got.error(), "NotFound")) {
-    return got.error();
-  }
-  kube::ApplyOptions dry;
-  dry.dry_run = kube::DryRun::kAll;
-  auto merged = client.Apply(state::WithOwnershipMarks(object, e.manifest), dry);  // as sync applies it
+  auto got = state::GetLive(client, k, e.identity.namespace_name);
+  if (!got) return got.error();
+  json live = got->value_or(json::object());
+  auto merged = state::DryRunApply(client, object, e.manifest);
   if (!merged) return merged.error();
   Strip(live);
   Strip(*merged);
   MaskSecret(live, *merged);
   const std::string name = FileName(k);
-  if (got) std::ofstream(live_dir + "/" + name) << util::EmitYaml(live);
+  if (got->has_value()) std::ofstream(live_dir + "/" + name) << util::EmitYaml(live);
   std::ofstream(merged_dir + "/" + name) << util::EmitYaml(*merged);
   return util::Ok();
 }

@@ -1,12 +1,9 @@
 // kubectl tazuna state diff [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml]
-#include "cli/command.hpp"
-#include "cli/options.hpp"
+#include "cli/state_diff.hpp"
+
 #include "cli/pipeline.hpp"
-#include "cli/print/list.hpp"
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
-#include "state/diff.hpp"
-#include "state/ownership.hpp"
 #include "state/plan.hpp"
 #include "state/secret_key.hpp"
 #include "state/store.hpp"
@@ -14,14 +11,6 @@
 namespace tazuna::cli {
 
 namespace {
-
-struct StateDiffOptions {
-  ConnectionOptions connection;
-  FileOptions file;
-  std::string output = "table";
-  bool no_headers = false;
-  bool show_changes = false;
-};
 
 nlohmann::json EntryJson(const state::DiffEntry& e) {
   nlohmann::json j = {{"manifest", e.manifest},        {"change", state::ChangeTypeName(e.type)},
@@ -33,40 +22,53 @@ nlohmann::json EntryJson(const state::DiffEntry& e) {
   return j;
 }
 
-void PrintDiff(Context& ctx, const StateDiffOptions& o, const std::vector<state::DiffEntry>& entries,
-               const state::LiveOwners& owners) {
-  if (o.output == "json" || o.output == "yaml") {
-    std::vector<nlohmann::json> items;
-    for (const auto& e : entries) items.push_back(EntryJson(e));
-    print::PrintList(ctx.out, std::move(items), o.output);
+void PrintDiffTable(const StateDiffResult& r, print::Format format, bool no_headers, std::ostream& out) {
+  if (r.entries.empty()) {
+    out << "No changes detected.\n";
     return;
   }
-  if (entries.empty()) {
-    ctx.out << "No changes detected.\n";
-    return;
-  }
-  const bool wide = o.output == "wide";
+  const bool wide = format == print::Format::kWide;
   print::Table t;
   t.headers = {"MANIFEST", "CHANGE", "APIVERSION", "KIND", "NAMESPACE", "NAME"};
   if (wide) t.headers.insert(t.headers.end(), {"OLD-HASH", "NEW-HASH", "OWNER"});
-  for (const auto& e : entries) {
+  for (const auto& e : r.entries) {
     std::vector<std::string> cells = {e.manifest,         state::ChangeTypeName(e.type), e.parsed.ApiVersion(),
                                       e.parsed.kind,      e.parsed.namespace_name,       e.parsed.name};
     if (wide) {
-      const auto owner = owners.find(e.identity);  // added rows whose object exists already
+      const auto owner = r.owners.find(e.identity);  // added rows whose object exists already
       cells.insert(cells.end(), {e.old_hash.substr(0, 12), e.new_hash.substr(0, 12),
-                                 owner == owners.end() ? "" : state::DescribeOwner(owner->second)});
+                                 owner == r.owners.end() ? "" : state::DescribeOwner(owner->second)});
     }
     t.rows.push_back(std::move(cells));
   }
-  print::PrintTable(ctx.out, t, !o.no_headers);
+  print::PrintTable(out, t, !no_headers);
 }
 
-util::Result<int> Run(Context& ctx, const StateDiffOptions& o) {
-  if (auto st = ValidateOutput(o.output, {"table", "wide", "json", "yaml"}); !st) return st.error();
-  auto selection = LoadSelection(ctx, o.file);
+}  // namespace
+
+util::Status StateDiffOptions::Complete(Context&, const FlagSet&) {
+  auto parsed = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
+  if (!parsed) return parsed.error();
+  format = *parsed;
+  print::Renderers<StateDiffResult> renderers;
+  renderers.machine = [](const StateDiffResult& r) {
+    std::vector<nlohmann::json> items;
+    for (const auto& e : r.entries) items.push_back(EntryJson(e));
+    return print::ListOf(std::move(items));
+  };
+  renderers.human = [no_headers = no_headers](const StateDiffResult& r, print::Format f, std::ostream& out) {
+    PrintDiffTable(r, f, no_headers, out);
+  };
+  printer = print::NewPrinter(format, std::move(renderers));
+  return util::Ok();
+}
+
+util::Status StateDiffOptions::Validate() const { return util::Ok(); }
+
+util::Result<int> StateDiffOptions::Run(Context& ctx) {
+  auto selection = LoadSelection(ctx, file);
   if (!selection) return selection.error();
-  auto session = OpenSession(ctx, o.connection);
+  auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
   auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
@@ -87,21 +89,21 @@ util::Result<int> Run(Context& ctx, const StateDiffOptions& o) {
   for (const auto& in : *inputs) {  // rows against another repository's state would mean nothing
     if (auto st = state::CheckOrigin(in.stored, origin, false); !st) return st.error();
   }
-  std::vector<state::DiffEntry> all;
+  StateDiffResult result;
+  std::vector<state::DiffEntry>& all = result.entries;
   for (const auto& in : *inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
   state::SortDiff(all);
-  state::LiveOwners owners;
-  if (o.output == "wide") owners = state::ReadLiveOwners(client, *inputs, state::OwnerRows::kAdded, (*session)->log);
-  PrintDiff(ctx, o, all, owners);
-  if (o.show_changes && !all.empty()) {
+  if (format == print::Format::kWide) {
+    result.owners = state::ReadLiveOwners(client, *inputs, state::OwnerRows::kAdded, (*session)->log);
+  }
+  printer->Print(result, ctx.out);
+  if (show_changes && !all.empty()) {
     std::vector<state::DesiredManifest> desired;
     for (auto& in : *inputs) desired.push_back(std::move(in.desired));
     if (auto st = ShowChanges(ctx, client, all, desired); !st) return st.error();
   }
   return all.empty() ? kExitOk : kExitDifferences;
 }
-
-}  // namespace
 
 Command NewStateDiffCommand() {
   auto o = std::make_shared<StateDiffOptions>();
@@ -125,7 +127,7 @@ Command NewStateDiffCommand() {
            "(Secret values masked; KUBECTL_EXTERNAL_DIFF is honoured).");
     AddConnectionFlags(f, o->connection);
   };
-  c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>&) { return Run(ctx, *o); };
+  c.run = RunOptions(o);
   return c;
 }
 

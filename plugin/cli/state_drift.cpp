@@ -1,40 +1,34 @@
 // kubectl tazuna state drift [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml]
-#include "cli/command.hpp"
-#include "cli/options.hpp"
+#include "cli/state_drift.hpp"
+
+#include <algorithm>
+
 #include "cli/pipeline.hpp"
-#include "cli/print/list.hpp"
 #include "cli/print/table.hpp"
-#include "state/drift.hpp"
 #include "state/store.hpp"
 
 namespace tazuna::cli {
 
 namespace {
 
-struct StateDriftOptions {
-  ConnectionOptions connection;
-  FileOptions file;
-  std::string output = "table";
-  bool no_headers = false;
-  int concurrency = 16;
-};
+using DriftRows = std::vector<state::DriftEntry>;
 
-void PrintDrift(Context& ctx, const StateDriftOptions& o, const std::vector<state::DriftEntry>& entries) {
-  if (o.output == "json" || o.output == "yaml") {
-    std::vector<nlohmann::json> items;
-    for (const auto& e : entries) {
-      items.push_back({{"manifest", e.manifest}, {"drift", state::DriftTypeName(e.type)}, {"key", e.key},
-                       {"apiVersion", e.parsed.ApiVersion()}, {"kind", e.parsed.kind},
-                       {"namespace", e.parsed.namespace_name}, {"name", e.parsed.name}, {"hash", e.stored_hash}});
-    }
-    print::PrintList(ctx.out, std::move(items), o.output);
-    return;
+nlohmann::json DriftList(const DriftRows& entries) {
+  std::vector<nlohmann::json> items;
+  for (const auto& e : entries) {
+    items.push_back({{"manifest", e.manifest}, {"drift", state::DriftTypeName(e.type)}, {"key", e.key},
+                     {"apiVersion", e.parsed.ApiVersion()}, {"kind", e.parsed.kind},
+                     {"namespace", e.parsed.namespace_name}, {"name", e.parsed.name}, {"hash", e.stored_hash}});
   }
+  return print::ListOf(std::move(items));
+}
+
+void PrintDriftTable(const DriftRows& entries, print::Format format, bool no_headers, std::ostream& out) {
   if (entries.empty()) {
-    ctx.out << "No drift detected.\n";
+    out << "No drift detected.\n";
     return;
   }
-  const bool wide = o.output == "wide";
+  const bool wide = format == print::Format::kWide;
   print::Table t;
   t.headers = {"MANIFEST", "DRIFT", "APIVERSION", "KIND", "NAMESPACE", "NAME"};
   if (wide) t.headers.push_back("STORED-HASH");
@@ -43,36 +37,49 @@ void PrintDrift(Context& ctx, const StateDriftOptions& o, const std::vector<stat
                       e.parsed.namespace_name, e.parsed.name});
     if (wide) t.rows.back().push_back(e.stored_hash);
   }
-  print::PrintTable(ctx.out, t, !o.no_headers);
+  print::PrintTable(out, t, !no_headers);
 }
 
-util::Result<int> Run(Context& ctx, const StateDriftOptions& o) {
-  if (auto st = ValidateOutput(o.output, {"table", "wide", "json", "yaml"}); !st) return st.error();
-  auto selection = LoadSelection(ctx, o.file);
+}  // namespace
+
+util::Status StateDriftOptions::Complete(Context&, const FlagSet&) {
+  auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
+  if (!format) return format.error();
+  print::Renderers<DriftRows> renderers;
+  renderers.machine = DriftList;
+  renderers.human = [no_headers = no_headers](const DriftRows& r, print::Format f, std::ostream& out) {
+    PrintDriftTable(r, f, no_headers, out);
+  };
+  printer = print::NewPrinter(*format, std::move(renderers));
+  return util::Ok();
+}
+
+util::Status StateDriftOptions::Validate() const { return util::Ok(); }
+
+util::Result<int> StateDriftOptions::Run(Context& ctx) {
+  auto selection = LoadSelection(ctx, file);
   if (!selection) return selection.error();
-  auto session = OpenSession(ctx, o.connection);
+  auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
   auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
   if (!run) return run.error();
   state::StateStore store(client);
-  std::vector<state::DriftEntry> all;
+  DriftRows all;
   for (const auto& d : run->manifests) {
     if (d.always_sync) continue;  // genesissecret: stringData is write-only, re-applied every sync anyway
     auto stored = store.Read(d.name);
     if (!stored) return stored.error();
-    auto entries = state::Drift(client, d, *stored, *run->identities, o.concurrency);
+    auto entries = state::Drift(client, d, *stored, *run->identities, concurrency);
     if (!entries) return entries.error();
     all.insert(all.end(), entries->begin(), entries->end());
   }
   std::stable_sort(all.begin(), all.end(), [](const state::DriftEntry& a, const state::DriftEntry& b) {
     return a.type < b.type;
   });
-  PrintDrift(ctx, o, all);
+  printer->Print(all, ctx.out);
   return all.empty() ? kExitOk : kExitDifferences;
 }
-
-}  // namespace
 
 Command NewStateDriftCommand() {
   auto o = std::make_shared<StateDriftOptions>();
@@ -94,7 +101,7 @@ Command NewStateDriftCommand() {
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     AddConnectionFlags(f, o->connection);
   };
-  c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>&) { return Run(ctx, *o); };
+  c.run = RunOptions(o);
   return c;
 }
 

@@ -1,10 +1,9 @@
 // kubectl tazuna state forget [-f FILE] [-m NAME] KEY... | --orphaned
-#include <algorithm>
+#include "cli/state_forget.hpp"
+
 #include <map>
 #include <set>
 
-#include "cli/command.hpp"
-#include "cli/options.hpp"
 #include "cli/pipeline.hpp"
 #include "state/lease.hpp"
 #include "state/ownership.hpp"
@@ -15,26 +14,6 @@
 namespace tazuna::cli {
 
 namespace {
-
-struct StateForgetOptions {
-  ConnectionOptions connection;
-  FileOptions file;
-  bool orphaned = false;
-  bool take_ownership = false;
-  std::vector<std::string> keys;  ///< positional
-};
-
-util::Status Validate(const StateForgetOptions& o) {
-  if (o.orphaned && !o.keys.empty()) return util::MakeError(util::ErrorKind::kUsage, "--orphaned takes no KEY arguments");
-  if (o.orphaned && !o.file.manifests.empty()) {
-    return util::MakeError(util::ErrorKind::kUsage, "--orphaned and --manifest cannot be used together");
-  }
-  if (!o.orphaned && o.keys.empty()) {
-    return util::MakeError(util::ErrorKind::kUsage, "give the state KEYs to forget, or --orphaned");
-  }
-  if (o.file.manifests.size() > 1) return util::MakeError(util::ErrorKind::kUsage, "--manifest may be given once");
-  return util::Ok();
-}
 
 // The spellings `key` may stand for, most literal first: the key itself (a ConfigMap data key is
 // decoded), then, with -m, the key under that manifest (`-m web /v1/ConfigMap/default/cfg`).
@@ -110,29 +89,44 @@ util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, const Select
   return util::Ok();
 }
 
-util::Result<int> Run(Context& ctx, StateForgetOptions& o, const std::vector<std::string>& args) {
-  o.keys = args;
-  if (auto st = Validate(o); !st) return st.error();
+}  // namespace
+
+util::Status StateForgetOptions::Complete(Context&, const FlagSet&, const std::vector<std::string>& args) {
+  keys = args;
+  return util::Ok();
+}
+
+util::Status StateForgetOptions::Validate() const {
+  if (orphaned && !keys.empty()) return util::MakeError(util::ErrorKind::kUsage, "--orphaned takes no KEY arguments");
+  if (orphaned && !file.manifests.empty()) {
+    return util::MakeError(util::ErrorKind::kUsage, "--orphaned and --manifest cannot be used together");
+  }
+  if (!orphaned && keys.empty()) {
+    return util::MakeError(util::ErrorKind::kUsage, "give the state KEYs to forget, or --orphaned");
+  }
+  if (file.manifests.size() > 1) return util::MakeError(util::ErrorKind::kUsage, "--manifest may be given once");
+  return util::Ok();
+}
+
+util::Result<int> StateForgetOptions::Run(Context& ctx) {
   std::optional<Selection> selection;
-  if (o.orphaned) {  // which manifests are orphaned is read from tazuna.yaml, before anything is written
-    auto loaded = LoadSelection(ctx, o.file);
+  if (orphaned) {  // which manifests are orphaned is read from tazuna.yaml, before anything is written
+    auto loaded = LoadSelection(ctx, file);
     if (!loaded) return loaded.error();
     selection = std::move(*loaded);
   }
-  auto session = OpenSession(ctx, o.connection);
+  auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
   auto lock = Lock(ctx, client, (*session)->log);  // never edit state under a running sync
   if (!lock) return lock.error();
   state::StateStore store = NewStateStore(client);
-  const state::Origin origin = FindOrigin(ctx, o.file.file, nullptr);
-  const auto st = o.orphaned ? ForgetOrphaned(ctx, store, *selection, origin, o.take_ownership)
-                             : ForgetKeys(ctx, store, o, origin);
+  const state::Origin origin = FindOrigin(ctx, file.file, nullptr);
+  const auto st = orphaned ? ForgetOrphaned(ctx, store, *selection, origin, take_ownership)
+                           : ForgetKeys(ctx, store, *this, origin);
   if (!st) return st.error();
   return kExitOk;
 }
-
-}  // namespace
 
 Command NewStateForgetCommand() {
   auto o = std::make_shared<StateForgetOptions>();
@@ -154,7 +148,7 @@ Command NewStateForgetCommand() {
     f.Bool(&o->take_ownership, "take-ownership", 0, "Also forget state recorded from another repository.");
     AddConnectionFlags(f, o->connection);
   };
-  c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>& args) { return Run(ctx, *o, args); };
+  c.run_with_args = RunOptionsWithArgs(o);
   return c;
 }
 

@@ -1,59 +1,30 @@
 // kubectl tazuna state list [-f FILE] [-m NAME]... [--all] [-o table|wide|json|yaml] [--no-headers]
+#include "cli/state_list.hpp"
+
 #include <algorithm>
 #include <set>
 
-#include "cli/command.hpp"
-#include "cli/options.hpp"
 #include "cli/pipeline.hpp"
-#include "cli/print/list.hpp"
 #include "cli/print/table.hpp"
-#include "state/state_key.hpp"
-#include "state/store.hpp"
 
 namespace tazuna::cli {
 
 namespace {
 
-struct StateListOptions {
-  ConnectionOptions connection;
-  FileOptions file;
-  bool all = false;
-  bool no_headers = false;
-  std::string output = "table";
-  // Completed:
-  std::vector<std::string> in_file;  ///< manifests named by tazuna.yaml (after -m)
-  bool from_cluster = false;         ///< list every tazuna-state-* ConfigMap
-};
+using Rows = std::vector<StateListRow>;
 
-struct Row {
-  std::string manifest;
-  state::StateKey key;
-  std::string key_string;
-  std::string hash;
-  state::Metadata metadata;
-  bool orphaned = false;
-};
-
-util::Status Complete(Context& ctx, StateListOptions& o, const FlagSet& flags) {
-  o.from_cluster = o.all || (!flags.Changed("file") && !ctx.files.Exists(o.file.file));
-  if (!flags.Changed("file") && !ctx.files.Exists(o.file.file)) return util::Ok();
-  auto selection = LoadSelection(ctx, o.file);
-  if (!selection) return selection.error();
-  for (const auto* m : selection->manifests) o.in_file.push_back(m->name);
-  return util::Ok();
-}
-
-util::Result<std::vector<Row>> Collect(state::StateStore& store, const StateListOptions& o) {
-  std::vector<std::string> names = o.in_file;
-  if (o.from_cluster) {
+// `in_file`: the manifests tazuna.yaml names (after -m); empty when it was not read.
+util::Result<Rows> Collect(state::StateStore& store, const std::vector<std::string>& in_file, bool from_cluster) {
+  std::vector<std::string> names = in_file;
+  if (from_cluster) {
     auto all = store.ListManifests();
     if (!all) return all.error();
     for (const auto& n : *all) {
       if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
     }
   }
-  const std::set<std::string> known(o.in_file.begin(), o.in_file.end());
-  std::vector<Row> rows;
+  const std::set<std::string> known(in_file.begin(), in_file.end());
+  Rows rows;
   for (const auto& name : names) {
     auto st = store.Read(name);
     if (!st) return st.error();
@@ -66,21 +37,19 @@ util::Result<std::vector<Row>> Collect(state::StateStore& store, const StateList
   return rows;
 }
 
-nlohmann::json RowJson(const Row& r) {
-  return {{"manifest", r.manifest},          {"key", r.key_string},        {"apiVersion", r.key.ApiVersion()},
-          {"kind", r.key.kind},              {"namespace", r.key.namespace_name}, {"name", r.key.name},
-          {"hash", r.hash},                  {"lastSyncedAt", r.metadata.last_synced_at},
-          {"gitCommitHash", r.metadata.git_commit_hash}, {"orphaned", r.orphaned}};
+nlohmann::json RowList(const Rows& rows) {
+  std::vector<nlohmann::json> items;
+  for (const auto& r : rows) {
+    items.push_back({{"manifest", r.manifest}, {"key", r.key_string}, {"apiVersion", r.key.ApiVersion()},
+                     {"kind", r.key.kind}, {"namespace", r.key.namespace_name}, {"name", r.key.name},
+                     {"hash", r.hash}, {"lastSyncedAt", r.metadata.last_synced_at},
+                     {"gitCommitHash", r.metadata.git_commit_hash}, {"orphaned", r.orphaned}});
+  }
+  return print::ListOf(std::move(items));
 }
 
-void PrintRows(Context& ctx, const StateListOptions& o, const std::vector<Row>& rows) {
-  if (o.output == "json" || o.output == "yaml") {
-    std::vector<nlohmann::json> items;
-    for (const auto& r : rows) items.push_back(RowJson(r));
-    print::PrintList(ctx.out, std::move(items), o.output);
-    return;
-  }
-  const bool wide = o.output == "wide";
+void PrintRowTable(const Rows& rows, print::Format format, bool no_headers, std::ostream& out) {
+  const bool wide = format == print::Format::kWide;
   print::Table t;
   t.headers = {"MANIFEST", "APIVERSION", "KIND", "NAMESPACE", "NAME", "HASH"};
   if (wide) t.headers.insert(t.headers.end(), {"LAST-SYNCED", "COMMIT", "STATUS"});
@@ -93,23 +62,44 @@ void PrintRows(Context& ctx, const StateListOptions& o, const std::vector<Row>& 
     }
     t.rows.push_back(std::move(cells));
   }
-  print::PrintTable(ctx.out, t, !o.no_headers);
-  if (rows.empty()) ctx.err << "No state found.\n";
-}
-
-util::Result<int> Run(Context& ctx, StateListOptions& o, const FlagSet& flags) {
-  if (auto st = ValidateOutput(o.output, {"table", "wide", "json", "yaml"}); !st) return st.error();
-  if (auto st = Complete(ctx, o, flags); !st) return st.error();
-  auto session = OpenSession(ctx, o.connection);
-  if (!session) return session.error();
-  state::StateStore store(*(*session)->client);
-  auto rows = Collect(store, o);
-  if (!rows) return rows.error();
-  PrintRows(ctx, o, *rows);
-  return kExitOk;
+  print::PrintTable(out, t, !no_headers);
 }
 
 }  // namespace
+
+util::Status StateListOptions::Complete(Context& ctx, const FlagSet& flags) {
+  auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
+  if (!format) return format.error();
+  read_file = flags.Changed("file") || ctx.files.Exists(file.file);
+  from_cluster = all || !read_file;
+  print::Renderers<Rows> renderers;
+  renderers.machine = RowList;
+  // kubectl get's "No resources found." goes to stderr, so a table on stdout stays empty.
+  renderers.human = [no_headers = no_headers, err = &ctx.err](const Rows& r, print::Format f, std::ostream& out) {
+    PrintRowTable(r, f, no_headers, out);
+    if (r.empty()) *err << "No state found.\n";
+  };
+  printer = print::NewPrinter(*format, std::move(renderers));
+  return util::Ok();
+}
+
+util::Status StateListOptions::Validate() const { return util::Ok(); }
+
+util::Result<int> StateListOptions::Run(Context& ctx) {
+  std::vector<std::string> in_file;
+  if (read_file) {
+    auto selection = LoadSelection(ctx, file);
+    if (!selection) return selection.error();
+    for (const auto* m : selection->manifests) in_file.push_back(m->name);
+  }
+  auto session = OpenSession(ctx, connection);
+  if (!session) return session.error();
+  state::StateStore store(*(*session)->client);
+  auto rows = Collect(store, in_file, from_cluster);
+  if (!rows) return rows.error();
+  printer->Print(*rows, ctx.out);
+  return kExitOk;
+}
 
 Command NewStateListCommand() {
   auto o = std::make_shared<StateListOptions>();
@@ -130,7 +120,7 @@ Command NewStateListCommand() {
     AddOutputFlag(f, o->output, "table, wide, json, yaml");
     AddConnectionFlags(f, o->connection);
   };
-  c.run = [o](Context& ctx, const FlagSet& f, const std::vector<std::string>&) { return Run(ctx, *o, f); };
+  c.run = RunOptions(o);
   return c;
 }
 

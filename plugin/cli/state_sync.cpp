@@ -1,10 +1,8 @@
 // kubectl tazuna state sync [-f] [-e] [-t] [-m] [--prune] [--dry-run=none|server] [--concurrency N] [-o ...]
-#include <algorithm>
-#include <charconv>
-#include <chrono>
+#include "cli/state_sync.hpp"
 
-#include "cli/command.hpp"
-#include "cli/options.hpp"
+#include <charconv>
+
 #include "cli/pipeline.hpp"
 #include "cli/progress.hpp"
 #include "cli/sync_output.hpp"
@@ -13,7 +11,6 @@
 #include "state/ownership.hpp"
 #include "state/plan.hpp"
 #include "state/secret_key.hpp"
-#include "state/sync_engine.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {
@@ -22,23 +19,7 @@ namespace {
 
 constexpr long long kMaxLockTimeoutSeconds = 86400;  // a day; also keeps the milliseconds in range
 
-struct StateSyncOptions {
-  ConnectionOptions connection;
-  FileOptions file;
-  bool prune = false;
-  bool allow_empty = false;
-  bool take_ownership = false;
-  std::string dry_run = "none";
-  int concurrency = 32;
-  std::string output = "table";
-  std::string lock_timeout = "60s";
-  // Completed:
-  std::chrono::milliseconds lock_wait{60000};
-};
-
-util::Status Complete(Context& ctx, StateSyncOptions& o) {
-  if (util::ToLower(ctx.env.GetOr("TAZUNA_STATE_SYNC_DELETE", "")) == "true") o.prune = true;
-  const std::string& t = o.lock_timeout;
+util::Result<std::chrono::milliseconds> ParseLockTimeout(const std::string& t) {
   const bool seconds = !t.empty() && t.back() == 's' && t.find_first_not_of("0123456789") == t.size() - 1;
   const bool bare = !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
   if (!seconds && !bare) {
@@ -50,43 +31,11 @@ util::Status Complete(Context& ctx, StateSyncOptions& o) {
   if (ec != std::errc() || end != digits.data() + digits.size() || n > kMaxLockTimeoutSeconds) {
     return util::MakeError(util::ErrorKind::kUsage, "invalid --lock-timeout \"" + t + "\": at most 86400s");
   }
-  o.lock_wait = std::chrono::seconds(n);
-  return util::Ok();
+  return std::chrono::milliseconds(std::chrono::seconds(n));
 }
 
-util::Status Validate(const StateSyncOptions& o) {
-  if (o.dry_run != "none" && o.dry_run != "server") {
-    auto e = util::MakeError(util::ErrorKind::kUsage,
-                             "Invalid dry-run value (" + o.dry_run + "). Must be \"none\" or \"server\".");
-    if (o.dry_run == "client" || o.dry_run == "true") e.hint = "Did you mean --dry-run=server?";
-    return e;
-  }
-  if (o.concurrency < 1 || o.concurrency > 512) {
-    return util::MakeError(util::ErrorKind::kUsage, "--concurrency must be between 1 and 512");
-  }
-  return ValidateOutput(o.output, {"table", "json", "yaml"});
-}
-
-// dependsOn layers; without any dependsOn every manifest is independent, so all go in one layer and
-// sync concurrently (the Go tool runs them one after another).
-std::vector<std::vector<size_t>> Layers(const Selection& s) {
-  std::vector<std::vector<size_t>> out;
-  const bool any_depends = std::any_of(s.manifests.begin(), s.manifests.end(),
-                                       [](const manifest::Manifest* m) { return !m->depends_on.empty(); });
-  if (!any_depends) {
-    out.emplace_back();
-    for (size_t i = 0; i < s.manifests.size(); ++i) out.back().push_back(i);
-    return out;
-  }
-  for (const auto& layer : manifest::DependencyLayers(s.manifests)) {
-    out.emplace_back();
-    for (const auto* m : layer) {
-      for (size_t i = 0; i < s.manifests.size(); ++i) {
-        if (s.manifests[i] == m) out.back().push_back(i);
-      }
-    }
-  }
-  return out;
+kube::DryRun DryRunStrategy(const std::string& dry_run) {
+  return dry_run == "server" ? kube::DryRun::kAll : kube::DryRun::kNone;
 }
 
 bool HasRemoved(const std::vector<state::SyncInput>& inputs) {
@@ -98,13 +47,39 @@ bool HasRemoved(const std::vector<state::SyncInput>& inputs) {
   return false;
 }
 
-util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
-  if (auto st = Complete(ctx, o); !st) return st.error();
-  if (auto st = Validate(o); !st) return st.error();
+}  // namespace
+
+util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
+  if (util::ToLower(ctx.env.GetOr("TAZUNA_STATE_SYNC_DELETE", "")) == "true") prune = true;
+  auto wait = ParseLockTimeout(lock_timeout);
+  if (!wait) return wait.error();
+  lock_wait = *wait;
+  auto format = print::ParseFormat(output, {"table", "json", "yaml"});
+  if (!format) return format.error();
+  printer = NewSyncReportPrinter(*format, SyncLineStyle{prune, DryRunStrategy(dry_run)});
+  return util::Ok();
+}
+
+util::Status StateSyncOptions::Validate() const {
+  if (dry_run != "none" && dry_run != "server") {
+    auto e = util::MakeError(util::ErrorKind::kUsage,
+                             "Invalid dry-run value (" + dry_run + "). Must be \"none\" or \"server\".");
+    if (dry_run == "client" || dry_run == "true") e.hint = "Did you mean --dry-run=server?";
+    return e;
+  }
+  if (concurrency < 1 || concurrency > 512) {
+    return util::MakeError(util::ErrorKind::kUsage, "--concurrency must be between 1 and 512");
+  }
+  return util::Ok();
+}
+
+// Longer than 40 lines on purpose: it is the one ordered list of checks that must all pass before the
+// first write (context guard, lock, Secret key, origin, owners), and splitting it hides that order.
+util::Result<int> StateSyncOptions::Run(Context& ctx) {
   const auto start = std::chrono::steady_clock::now();
-  auto selection = LoadSelection(ctx, o.file);
+  auto selection = LoadSelection(ctx, file);
   if (!selection) return selection.error();
-  auto session = OpenSession(ctx, o.connection);
+  auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
   // The context guard runs before anything is written.
@@ -112,12 +87,12 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
   if (!run) return run.error();
   state::SyncOptions so;
-  so.prune = o.prune;
-  so.allow_empty = o.allow_empty;
-  so.take_ownership = o.take_ownership;
+  so.prune = prune;
+  so.allow_empty = allow_empty;
+  so.take_ownership = take_ownership;
   for (const auto& m : selection->file.manifests) so.sibling_manifests.insert(m.name);
-  so.dry_run = o.dry_run == "server" ? kube::DryRun::kAll : kube::DryRun::kNone;
-  so.concurrency = o.concurrency;
+  so.dry_run = DryRunStrategy(dry_run);
+  so.concurrency = concurrency;
   so.git_commit = GitCommit(ctx, selection->file.dir);
   so.origin = FindOrigin(ctx, selection->file.path, &(*session)->log);
   state::StateStore store = NewStateStore(client);
@@ -125,7 +100,7 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   if (so.dry_run == kube::DryRun::kNone) {
     if (auto st = store.EnsureNamespace(); !st) return st.error();
     state::LockOptions lo = state::DefaultLockOptions();
-    lo.wait = o.lock_wait;
+    lo.wait = lock_wait;
     auto taken = state::SyncLock::Acquire(client, ctx.clock, (*session)->log, lo);
     if (!taken) return taken.error();
     lock = std::move(*taken);
@@ -140,7 +115,7 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
   if (!inputs) return inputs.error();
   for (const auto& in : *inputs) {  // a state managed from another repository is not ours to change
-    if (auto st = state::CheckOrigin(in.stored, so.origin, o.take_ownership); !st) return st.error();
+    if (auto st = state::CheckOrigin(in.stored, so.origin, take_ownership); !st) return st.error();
   }
   // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply.
   so.live_owners = state::ReadLiveOwners(client, *inputs, state::OwnerRows::kApplies, (*session)->log);
@@ -155,20 +130,19 @@ util::Result<int> Run(Context& ctx, StateSyncOptions& o) {
   }
   Progress progress(ctx.err, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR"));
   state::SyncEngine engine(client, store, ctx.clock, (*session)->log);
-  auto report = engine.Run(*inputs, Layers(*selection), so,
+  auto report = engine.Run(*inputs, manifest::SyncLayers(selection->manifests), so,
                            [&](size_t done, size_t total) { progress.Update(done, total); });
   progress.Done();
   if (!report) return report.error();
   if (so.dry_run == kube::DryRun::kNone) {
     if (auto st = state::ReleaseTaken(store, *run->identities, *report); !st) return st.error();
   }
-  PrintSyncReport(ctx, *report, o.output, so);
+  printer->Print(*report, ctx.out);
+  PrintSyncProblems(ctx.err, *report);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   PrintSyncSummary(ctx.err, *report, secs, client.requests_sent());
   return report->failed == 0 && report->refused == 0 ? kExitOk : kExitError;
 }
-
-}  // namespace
 
 Command NewStateSyncCommand() {
   auto o = std::make_shared<StateSyncOptions>();
@@ -201,7 +175,7 @@ Command NewStateSyncCommand() {
     AddOutputFlag(f, o->output, "table, json, yaml");
     AddConnectionFlags(f, o->connection);
   };
-  c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>&) { return Run(ctx, *o); };
+  c.run = RunOptions(o);
   return c;
 }
 

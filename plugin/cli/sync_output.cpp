@@ -3,7 +3,6 @@
 #include <map>
 
 #include "cli/pipeline.hpp"
-#include "cli/print/list.hpp"
 #include "cli/report_error.hpp"
 #include "util/strings.hpp"
 
@@ -19,7 +18,7 @@ std::string ObjectErrorText(const util::Error& e) {
   return text.rfind("error: ", 0) == 0 ? text.substr(7) : text;
 }
 
-std::string VerbText(const state::SyncResult& r, const state::SyncOptions& o) {
+std::string VerbText(const state::SyncResult& r, const SyncLineStyle& o) {
   std::string verb = state::VerbName(r.verb);
   if (!r.note.empty()) {
     verb += " (" + r.note + ")";
@@ -50,36 +49,43 @@ void PrintKeptHints(std::ostream& err, const state::SyncReport& report) {
   }
 }
 
+nlohmann::json SyncReportList(const state::SyncReport& report) {
+  std::vector<nlohmann::json> items;
+  for (const auto& r : report.results) {
+    nlohmann::json j = {{"manifest", r.manifest}, {"key", r.key}, {"apiVersion", r.parsed.ApiVersion()},
+                        {"kind", r.parsed.kind}, {"namespace", r.parsed.namespace_name},
+                        {"name", r.parsed.name}, {"hash", r.hash}, {"result", state::VerbName(r.verb)}};
+    if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.error);
+    if (!r.note.empty()) j["reason"] = r.note;
+    items.push_back(std::move(j));
+  }
+  return print::ListOf(std::move(items));
+}
+
 }  // namespace
 
-void PrintSyncReport(Context& ctx, const state::SyncReport& report, const std::string& output,
-                     const state::SyncOptions& o) {
-  if (output == "json" || output == "yaml") {
-    std::vector<nlohmann::json> items;
-    for (const auto& r : report.results) {
-      nlohmann::json j = {{"manifest", r.manifest}, {"key", r.key}, {"apiVersion", r.parsed.ApiVersion()},
-                          {"kind", r.parsed.kind}, {"namespace", r.parsed.namespace_name},
-                          {"name", r.parsed.name}, {"hash", r.hash}, {"result", state::VerbName(r.verb)}};
-      if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.error);
-      if (!r.note.empty()) j["reason"] = r.note;
-      items.push_back(std::move(j));
-    }
-    print::PrintList(ctx.out, std::move(items), output);
-  } else {
+std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::Format format, SyncLineStyle style) {
+  print::Renderers<state::SyncReport> renderers;
+  renderers.machine = SyncReportList;
+  renderers.human = [style](const state::SyncReport& report, print::Format, std::ostream& out) {
     for (const auto& r : report.results) {
       std::string line = r.manifest + "  " + ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name);
       if (!r.parsed.namespace_name.empty()) line += " -n " + r.parsed.namespace_name;
-      ctx.out << line << ' ' << VerbText(r, o) << '\n';
+      out << line << ' ' << VerbText(r, style) << '\n';
     }
-  }
+  };
+  return print::NewPrinter(format, std::move(renderers));
+}
+
+void PrintSyncProblems(std::ostream& err, const state::SyncReport& report) {
   for (const auto& r : report.results) {
     if (r.verb != Verb::kFailed) continue;
-    ctx.err << "error: manifest \"" << r.manifest << "\": " << ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name)
-            << (r.parsed.namespace_name.empty() ? "" : " -n " + r.parsed.namespace_name) << ": "
-            << ObjectErrorText(r.error) << '\n';
-    for (const auto& line : r.error.detail_lines) ctx.err << line << '\n';
+    err << "error: manifest \"" << r.manifest << "\": " << ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name)
+        << (r.parsed.namespace_name.empty() ? "" : " -n " + r.parsed.namespace_name) << ": "
+        << ObjectErrorText(r.error) << '\n';
+    for (const auto& line : r.error.detail_lines) err << line << '\n';
   }
-  PrintKeptHints(ctx.err, report);
+  PrintKeptHints(err, report);
 }
 
 void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests) {

@@ -1,17 +1,26 @@
 #pragma once
 
+#include <memory>
 #include <ostream>
 #include <string>
 
 #include "cli/context.hpp"
+#include "cli/print/printer.hpp"
 #include "state/sync_engine.hpp"
 
 namespace tazuna::cli {
 
-/// One line per object (`<manifest>  deployment.apps/web -n default configured`), failures with the
-/// server's words on stderr; or a List for -o json|yaml.
-void PrintSyncReport(Context& ctx, const state::SyncReport& report, const std::string& output,
-                     const state::SyncOptions& options);
+/// What a table line of a sync report says beyond the verb.
+struct SyncLineStyle {
+  bool prune = false;                          ///< kept rows then carry no "pass --prune" advice
+  kube::DryRun dry_run = kube::DryRun::kNone;  ///< kAll: changed rows say "(server dry run)"
+};
+
+/// The printer of a sync report: one line per object (`<manifest>  deployment.apps/web -n default
+/// configured`) for table, or a List for json|yaml.
+std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::Format format, SyncLineStyle style);
+/// Failed objects with the server's words, prune refusals and `state forget` hints, on `err`.
+void PrintSyncProblems(std::ostream& err, const state::SyncReport& report);
 /// The summary line on stderr.
 void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests);
 

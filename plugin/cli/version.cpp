@@ -1,35 +1,45 @@
 // kubectl tazuna version [-o json]
-#include "cli/command.hpp"
-#include "cli/options.hpp"
-#include "cli/print/list.hpp"
+#include "cli/version.hpp"
 
-#ifndef TAZUNA_VERSION
-#define TAZUNA_VERSION "0.0.0-dev"
-#endif
-#ifndef TAZUNA_GIT_COMMIT
-#define TAZUNA_GIT_COMMIT "unknown"
-#endif
+#include "cli/build_info.hpp"
+#include "util/strings.hpp"
 
 namespace tazuna::cli {
 
 namespace {
 
-struct VersionOptions {
-  ConnectionOptions connection;
-  std::string output;
-  bool client_only = false;
-};
-
 nlohmann::json ClientVersion() {
-  return {{"gitVersion", "v" TAZUNA_VERSION}, {"gitCommit", TAZUNA_GIT_COMMIT}, {"platform", "linux/amd64"}};
+  return {{"gitVersion", util::StrCat("v", BuildVersion())},
+          {"gitCommit", std::string(BuildCommit())},
+          {"platform", std::string(BuildPlatform())}};
 }
 
-util::Result<int> RunVersion(Context& ctx, const VersionOptions& o) {
-  if (auto st = ValidateOutput(o.output, {"", "json", "yaml"}); !st) return st.error();
+void PrintVersionText(const nlohmann::json& doc, std::ostream& out) {
+  out << "Client Version: v" << BuildVersion() << " (commit " << BuildCommit() << ")\n";
+  if (doc.contains("serverVersion")) {
+    out << "Server Version: " << doc["serverVersion"].value("gitVersion", "unknown") << '\n';
+  }
+}
+
+}  // namespace
+
+util::Status VersionOptions::Complete(Context&, const FlagSet&) {
+  auto format = print::ParseFormat(output, {"", "json", "yaml"});
+  if (!format) return format.error();
+  print::Renderers<nlohmann::json> renderers;
+  renderers.machine = [](const nlohmann::json& doc) { return doc; };
+  renderers.human = [](const nlohmann::json& doc, print::Format, std::ostream& out) { PrintVersionText(doc, out); };
+  printer = print::NewPrinter(*format, std::move(renderers));
+  return util::Ok();
+}
+
+util::Status VersionOptions::Validate() const { return util::Ok(); }
+
+util::Result<int> VersionOptions::Run(Context& ctx) {
   nlohmann::json doc = {{"clientVersion", ClientVersion()}};
   std::string note;
-  if (!o.client_only) {
-    auto session = OpenSession(ctx, o.connection);
+  if (!client_only) {
+    auto session = OpenSession(ctx, connection);
     auto server = session ? (*session)->client->GetPath("/version") : util::Result<nlohmann::json>(session.error());
     if (server) {
       doc["serverVersion"] = *server;
@@ -37,19 +47,10 @@ util::Result<int> RunVersion(Context& ctx, const VersionOptions& o) {
       note = server.error().message;
     }
   }
-  if (!o.output.empty()) {
-    print::PrintObject(ctx.out, doc, o.output);
-  } else {
-    ctx.out << "Client Version: v" TAZUNA_VERSION " (commit " TAZUNA_GIT_COMMIT ")\n";
-    if (doc.contains("serverVersion")) {
-      ctx.out << "Server Version: " << doc["serverVersion"].value("gitVersion", "unknown") << '\n';
-    }
-  }
+  printer->Print(doc, ctx.out);
   if (!note.empty()) ctx.err << "note: server version unavailable: " << note << '\n';
   return kExitOk;
 }
-
-}  // namespace
 
 Command NewVersionCommand() {
   auto o = std::make_shared<VersionOptions>();
@@ -65,7 +66,7 @@ Command NewVersionCommand() {
     AddOutputFlag(f, o->output, "json, yaml");
     f.Bool(&o->client_only, "client", 0, "If true, shows client version only (no server required).");
   };
-  c.run = [o](Context& ctx, const FlagSet&, const std::vector<std::string>&) { return RunVersion(ctx, *o); };
+  c.run = RunOptions(o);
   return c;
 }
 

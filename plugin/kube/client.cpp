@@ -28,6 +28,15 @@ void AddDryRun(DryRun dry_run, std::vector<std::pair<std::string, std::string>>*
   if (dry_run == DryRun::kAll) query->emplace_back("dryRun", "All");
 }
 
+// The one API-path builder: /api/V or /apis/G/V, /namespaces/NS for a namespaced resource when `ns`
+// is given, then the resource (kubectl's REST mapping).
+std::string CollectionPath(const ResourceInfo& info, const std::string& ns) {
+  std::string path =
+      info.group.empty() ? StrCat("/api/", info.version) : StrCat("/apis/", info.group, "/", info.version);
+  if (info.namespaced && !ns.empty()) path += "/namespaces/" + ns;
+  return path + "/" + info.resource;
+}
+
 }  // namespace
 
 Client::Client(RestConfig config, Transport& transport, util::ProcessRunner& processes, util::Logger& log,
@@ -45,7 +54,7 @@ Client::Client(RestConfig config, Transport& transport, util::ProcessRunner& pro
             return DiscoveryResponse{resp->Header("Content-Type").value_or(""), std::move(resp->body)};
           },
           config_.cache_dir, CacheHostPort(config_.server), clock),
-      user_agent_(UserAgent("v0.0.0")) {}
+      user_agent_(UserAgent("v0.0.0", "")) {}
 
 util::Result<ResourceInfo> Client::Resolve(const std::string& api_version, const std::string& kind) {
   return discovery_.Resolve(api_version, kind);
@@ -54,13 +63,8 @@ util::Result<ResourceInfo> Client::Resolve(const std::string& api_version, const
 util::Result<std::string> Client::RefPath(const ObjectRef& ref, bool with_name) {
   auto info = Resolve(ref.api_version, ref.kind);
   if (!info) return info.error();
-  std::string path = info->group.empty() ? StrCat("/api/", info->version)
-                                         : StrCat("/apis/", info->group, "/", info->version);
-  if (info->namespaced) {
-    const std::string& ns = ref.namespace_name.empty() ? config_.namespace_name : ref.namespace_name;
-    if (!ns.empty()) path += "/namespaces/" + ns;
-  }
-  path += "/" + info->resource;
+  std::string path =
+      CollectionPath(*info, ref.namespace_name.empty() ? config_.namespace_name : ref.namespace_name);
   if (with_name) path += "/" + ref.name;
   return path;
 }
@@ -88,10 +92,7 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
                                                       const std::string& label_selector, ListDetail detail) {
   auto info = Resolve(api_version, kind);
   if (!info) return info.error();
-  std::string path = info->group.empty() ? StrCat("/api/", info->version)
-                                         : StrCat("/apis/", info->group, "/", info->version);
-  if (info->namespaced && !namespace_name.empty()) path += "/namespaces/" + namespace_name;
-  path += "/" + info->resource;
+  const std::string path = CollectionPath(*info, namespace_name);
   std::vector<nlohmann::json> items;
   std::string cont;
   for (int restarts = 0;;) {

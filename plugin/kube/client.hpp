@@ -48,8 +48,9 @@ struct ApplyOptions {
   DryRun dry_run = DryRun::kNone;
 };
 
-/// The User-Agent sent with every request: "kubectl-tazuna/<version> (linux/amd64) kubernetes/unknown".
-std::string UserAgent(std::string_view version);
+/// The User-Agent sent with every request, shaped as kubectl's own:
+/// "kubectl-tazuna/v<version without -suffix> (linux/amd64) kubernetes/<first 7 characters of commit>".
+std::string UserAgent(std::string_view version, std::string_view commit);
 
 /// API client. All methods are thread-safe. Adds auth (token, tokenFile, basic, exec with its cache;
 /// on 401 the credential is refreshed and the request retried once), impersonation headers, the
@@ -69,8 +70,8 @@ class Client {
   Client(RestConfig config, Transport& transport, util::ProcessRunner& processes, util::Logger& log,
          util::Clock& clock, const util::Environment& env);
   const RestConfig& config() const { return config_; }
-  /// Sets the version in the User-Agent (default "v0.0.0").
-  void set_version(std::string version) { user_agent_ = UserAgent(version); }
+  /// Sets the version and git commit in the User-Agent (default "v0.0.0" and "unknown").
+  void set_version(std::string_view version, std::string_view commit) { user_agent_ = UserAgent(version, commit); }
 
   /// apiVersion+kind -> resource and scope via discovery; kNotFound `no matches for kind "K" in version "G/V"`.
   util::Result<ResourceInfo> Resolve(const std::string& api_version, const std::string& kind);

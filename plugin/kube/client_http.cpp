@@ -35,12 +35,14 @@ bool Retryable(const std::string& method, int status) {
 
 }  // namespace
 
-std::string UserAgent(std::string_view version) {
+std::string UserAgent(std::string_view version, std::string_view commit) {
   std::string v(version);
   if (!v.empty() && v[0] != 'v') v = "v" + v;
-  // kubectl drops any "-suffix" from the version in its User-Agent.
+  // client-go's DefaultKubernetesUserAgent: the version without any "-suffix", the commit cut to 7
+  // characters, "unknown" for either when empty.
   v = v.substr(0, v.find('-'));
-  return StrCat("kubectl-tazuna/", v, " (linux/amd64) kubernetes/unknown");
+  const std::string c = commit.empty() ? "unknown" : std::string(commit.substr(0, 7));
+  return StrCat("kubectl-tazuna/", v.empty() ? "unknown" : v, " (linux/amd64) kubernetes/", c);
 }
 
 HttpRequest Client::Build(const Call& call, const RequestCredentials& creds) const {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/api_version.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -23,17 +24,19 @@ std::string Key(const std::string& group, const std::string& version, const std:
   return StrCat(group, "/", version, "/", kind);
 }
 
-std::pair<std::string, std::string> SplitApiVersion(const std::string& api_version) {
-  const size_t slash = api_version.find('/');
-  if (slash == std::string::npos) return {"", api_version};
-  return {api_version.substr(0, slash), api_version.substr(slash + 1)};
-}
-
 bool IsAggregated(const DiscoveryResponse& r) {
   return r.content_type.find("as=APIGroupDiscoveryList") != std::string::npos;
 }
 
 nlohmann::json ParseBody(const std::string& body) { return nlohmann::json::parse(body, nullptr, false); }
+
+// A discovery answer that is not a JSON object (a proxy's HTML page, another service) is an error,
+// never a server without resources.
+util::Result<nlohmann::json> ParseDiscovery(const DiscoveryResponse& response, const std::string& path) {
+  nlohmann::json doc = ParseBody(response.body);
+  if (doc.is_object()) return doc;
+  return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to GET ", path));
+}
 
 }  // namespace
 
@@ -57,7 +60,7 @@ std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list) {
 std::vector<ResourceInfo> ParseResourceList(const nlohmann::json& list) {
   std::vector<ResourceInfo> out;
   if (!list.is_object()) return out;
-  const auto [group, version] = SplitApiVersion(list.value("groupVersion", ""));
+  const auto [group, version] = util::SplitApiVersion(list.value("groupVersion", ""));
   for (const auto& res : list.value("resources", nlohmann::json::array())) {
     const std::string name = res.value("name", "");
     if (name.find('/') != std::string::npos) continue;  // subresource
@@ -72,7 +75,7 @@ Discovery::Discovery(DiscoveryFetch fetch, std::string cache_dir, std::string ho
 }
 
 util::Result<ResourceInfo> Discovery::Resolve(const std::string& api_version, const std::string& kind) {
-  const auto [group, version] = SplitApiVersion(api_version);
+  const auto [group, version] = util::SplitApiVersion(api_version);
   return Find(by_gvk_, Key(group, version, kind),
               StrCat("no matches for kind ", util::Quote(kind), " in version ", util::Quote(api_version)));
 }
@@ -101,7 +104,13 @@ util::Result<ResourceInfo> Discovery::Find(const std::map<std::string, ResourceI
 }
 
 util::Status Discovery::Refresh() {
-  auto all = FetchAll();
+  util::Result<std::vector<ResourceInfo>> all = std::vector<ResourceInfo>();
+  try {
+    all = FetchAll();
+  } catch (const nlohmann::json::exception& e) {  // a JSON document of another shape than discovery's
+    return util::MakeError(util::ErrorKind::kApi,
+                           StrCat("invalid discovery document from the server: ", e.what()));
+  }
   if (!all) return all.error();
   by_gvk_.clear();
   by_gk_.clear();
@@ -116,10 +125,12 @@ util::Result<std::vector<ResourceInfo>> Discovery::FetchAll() {
   std::vector<ResourceInfo> out;
   auto core = fetch_("/api", kAggregatedAccept);
   if (!core) return core.error();
+  auto core_doc = ParseDiscovery(*core, "/api");
+  if (!core_doc) return core_doc.error();
   if (IsAggregated(*core)) {
-    out = ParseAggregated(ParseBody(core->body));
+    out = ParseAggregated(*core_doc);
   } else {
-    for (const auto& v : ParseBody(core->body).value("versions", nlohmann::json::array())) {
+    for (const auto& v : core_doc->value("versions", nlohmann::json::array())) {
       auto list = fetch_(StrCat("/api/", v.get<std::string>()), "application/json");
       if (!list) return list.error();
       for (auto& r : ParseResourceList(ParseBody(list->body))) out.push_back(std::move(r));
@@ -127,9 +138,11 @@ util::Result<std::vector<ResourceInfo>> Discovery::FetchAll() {
   }
   auto groups = fetch_("/apis", kAggregatedAccept);
   if (!groups) return groups.error();
+  auto groups_doc = ParseDiscovery(*groups, "/apis");
+  if (!groups_doc) return groups_doc.error();
   if (IsAggregated(*groups)) {
-    for (auto& r : ParseAggregated(ParseBody(groups->body))) out.push_back(std::move(r));
-  } else if (auto s = FetchLegacyGroups(ParseBody(groups->body), &out); !s) {
+    for (auto& r : ParseAggregated(*groups_doc)) out.push_back(std::move(r));
+  } else if (auto s = FetchLegacyGroups(*groups_doc, &out); !s) {
     return s.error();
   }
   return out;
@@ -162,12 +175,16 @@ bool Discovery::LoadCache() {
   text << in.rdbuf();
   const nlohmann::json doc = ParseBody(text.str());
   std::chrono::system_clock::time_point written;
-  if (!doc.is_object() || !util::ParseRfc3339(doc.value("timestamp", ""), &written)) return false;
-  if (clock_.Now() - written > kCacheTtl) return false;
   std::vector<ResourceInfo> resources;
-  for (const auto& r : doc.value("resources", nlohmann::json::array())) {
-    resources.push_back({r.value("group", ""), r.value("version", ""), r.value("resource", ""), r.value("kind", ""),
-                         r.value("namespaced", false)});
+  try {  // a cache file of another shape is ignored (and rewritten), as kubectl ignores a corrupt cache
+    if (!doc.is_object() || !util::ParseRfc3339(doc.value("timestamp", ""), &written)) return false;
+    if (clock_.Now() - written > kCacheTtl) return false;
+    for (const auto& r : doc.value("resources", nlohmann::json::array())) {
+      resources.push_back({r.value("group", ""), r.value("version", ""), r.value("resource", ""),
+                           r.value("kind", ""), r.value("namespaced", false)});
+    }
+  } catch (const nlohmann::json::exception&) {
+    return false;
   }
   Index(resources);
   return !by_gvk_.empty();

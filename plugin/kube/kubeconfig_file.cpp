@@ -7,7 +7,7 @@
 #include "util/base64.hpp"
 #include "util/file_reader.hpp"
 #include "util/strings.hpp"
-#include "util/yaml_json.hpp"
+#include "util/yaml_cpp_guard.hpp"
 
 namespace tazuna::kube {
 namespace {

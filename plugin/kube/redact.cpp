@@ -2,32 +2,30 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/secret_mask.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
 namespace {
 
-constexpr char kMask[] = "***";
-
 bool MaskSecret(nlohmann::json& obj) {
   if (!obj.is_object()) return false;
-  bool changed = false;
-  const std::string kind = obj.value("kind", "");
-  if (kind == "Secret") {
-    for (const char* field : {"data", "stringData"}) {
-      if (!obj.contains(field) || !obj[field].is_object()) continue;
-      for (auto& [key, value] : obj[field].items()) value = kMask;
-      changed = true;
-    }
-  }
-  if (kind == "ExecCredential" && obj.contains("status") && obj["status"].is_object()) {
+  bool changed = util::MaskSecretValues(obj);
+  if (obj.value("kind", "") == "ExecCredential" && obj.contains("status") && obj["status"].is_object()) {
     for (auto& [key, value] : obj["status"].items()) {
-      if (key != "expirationTimestamp") value = kMask;
+      if (key != "expirationTimestamp") value = util::kSecretMask;
     }
     changed = true;
   }
   if (obj.contains("items") && obj["items"].is_array()) {
-    for (auto& item : obj["items"]) changed = MaskSecret(item) || changed;
+    // The items of a SecretList response carry no kind of their own: they are Secrets all the same.
+    const bool secret_list = obj.value("kind", "") == "SecretList";
+    for (auto& item : obj["items"]) {
+      const bool unnamed = secret_list && item.is_object() && !item.contains("kind");
+      if (unnamed) item["kind"] = "Secret";
+      changed = MaskSecret(item) || changed;
+      if (unnamed) item.erase("kind");
+    }
   }
   return changed;
 }

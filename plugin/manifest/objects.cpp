@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "manifest/names.hpp"
+#include "util/api_version.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_json.hpp"
 
@@ -41,8 +42,7 @@ const std::set<std::string>& ClusterScopedTable() {
 }
 
 std::string GroupOf(const std::string& api_version) {
-  const size_t slash = api_version.find('/');
-  return slash == std::string::npos ? std::string() : api_version.substr(0, slash);
+  return util::SplitApiVersion(api_version).group;
 }
 
 std::string StringField(const json& obj, const char* key) {

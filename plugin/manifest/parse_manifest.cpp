@@ -1,5 +1,6 @@
 // Parsing of one spec.manifests entry and its type-specific blocks.
 #include <algorithm>
+#include <charconv>
 
 #include "manifest/names.hpp"
 #include "manifest/parse.hpp"
@@ -99,6 +100,20 @@ Result<std::string> DefaultNamespaceField(const YAML::Node& map, const std::stri
   return ns;
 }
 
+// `wait` and `timeoutSeconds` come from the Go tool's files and are not used (readiness follows --wait and
+// --timeout), but a value of the wrong type is still an error: a bool and a whole number of seconds.
+Status CheckUnusedHelmfileFields(const YAML::Node& map, const std::string& field, const NodeReader& r) {
+  if (Result<bool> wait = r.Bool(map, "wait", field); !wait) return wait.error();
+  Result<std::string> text = r.String(map, "timeoutSeconds", field);
+  if (!text) return text.error();
+  if (text->empty()) return util::Ok();
+  unsigned long long seconds = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), seconds);
+  if (ec == std::errc() && end == text->data() + text->size()) return util::Ok();
+  return r.ErrorAt(MarkOf(*NodeReader::Find(map, "timeoutSeconds")), ChildField(field, "timeoutSeconds"),
+                   util::StrCat("must be a whole number of seconds, not ", util::Quote(*text)));
+}
+
 Result<HelmfileOptions> ParseHelmfile(const YAML::Node& node, const std::string& field, const NodeReader& r) {
   HelmfileOptions out;
   if (node.IsNull()) return out;
@@ -114,6 +129,7 @@ Result<HelmfileOptions> ParseHelmfile(const YAML::Node& node, const std::string&
   if (!ns) return ns.error();
   if (!kv) return kv.error();
   if (!extra) return extra.error();
+  if (Status s = CheckUnusedHelmfileFields(node, field, r); !s) return s.error();
   out.include_crds = *crds;
   out.default_namespace = *ns;
   out.kube_version = *kv;

@@ -152,4 +152,25 @@ std::vector<std::vector<const Manifest*>> DependencyLayers(const std::vector<con
   return layers;
 }
 
+// The Go tool runs independent manifests one after another; they have no order to keep, so tazuna
+// runs them together.
+std::vector<std::vector<size_t>> SyncLayers(const std::vector<const Manifest*>& selected) {
+  std::vector<std::vector<size_t>> out;
+  const bool any_deps =
+      std::any_of(selected.begin(), selected.end(), [](const Manifest* m) { return !m->depends_on.empty(); });
+  if (!any_deps) {
+    out.emplace_back();
+    for (size_t i = 0; i < selected.size(); ++i) out.back().push_back(i);
+    return out;
+  }
+  for (const auto& layer : DependencyLayers(selected)) {
+    out.emplace_back();
+    for (const Manifest* m : layer) {
+      const auto at = std::find(selected.begin(), selected.end(), m);
+      out.back().push_back(static_cast<size_t>(at - selected.begin()));
+    }
+  }
+  return out;
+}
+
 }  // namespace tazuna::manifest

@@ -26,4 +26,8 @@ util::Status CheckContext(const TazunaFile& file, const std::string& current_con
 /// dependencies on manifests outside `selected` are ignored.
 std::vector<std::vector<const Manifest*>> DependencyLayers(const std::vector<const Manifest*>& selected);
 
+/// The layers a sync runs, as indices into `selected`: without any dependsOn every manifest is
+/// independent, so all form one layer (synced concurrently); otherwise DependencyLayers.
+std::vector<std::vector<size_t>> SyncLayers(const std::vector<const Manifest*>& selected);
+
 }  // namespace tazuna::manifest

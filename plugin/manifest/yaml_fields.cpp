@@ -5,6 +5,7 @@
 #include <set>
 
 #include "util/strings.hpp"
+#include "util/yaml_cpp_guard.hpp"
 #include "util/yaml_json.hpp"
 
 namespace tazuna::manifest {
@@ -64,6 +65,10 @@ util::Error NodeReader::ErrorAt(Mark mark, std::string_view field, std::string_v
 
 util::Result<YAML::Node> NodeReader::Parse(const std::string& text) const {
   if (util::Status s = util::ValidateYamlText(text, {file_}); !s) return s.error();
+  if (const std::optional<util::YamlPosition> at = util::FindEndlessDocuments(text)) {
+    const Mark mark{at->line + 1, at->column + 1};
+    return ErrorAt(mark, "", util::StrCat("invalid YAML: ", util::kEndlessDocumentsMessage));
+  }
   try {
     std::vector<YAML::Node> docs = YAML::LoadAll(text);
     if (docs.size() > 1) return ErrorAt(MarkOf(docs[1]), "", "expected one YAML document, found several");

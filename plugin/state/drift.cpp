@@ -5,7 +5,7 @@
 #include <mutex>
 #include <tuple>
 
-#include "state/marks.hpp"
+#include "state/live_compare.hpp"
 #include "util/parallel.hpp"
 
 namespace tazuna::state {
@@ -16,33 +16,16 @@ const char* DriftTypeName(DriftType type) { return type == DriftType::kDrifted ?
 
 namespace {
 
-// Fields the server changes on every write or that say nothing about content.
-json Normalized(json object) {
-  object.erase("status");
-  if (object.contains("metadata") && object["metadata"].is_object()) {
-    for (const char* field : {"managedFields", "resourceVersion", "generation", "creationTimestamp", "uid"}) {
-      object["metadata"].erase(field);
-    }
-  }
-  return object;
-}
-
-bool IsGone(const util::Error& e) { return kube::IsReason(e, "NotFound") || e.kind == util::ErrorKind::kNotFound; }
-
 // nullopt: no drift; otherwise its type. Error for anything but "not found".
 util::Result<std::optional<DriftType>> Check(kube::Client& client, const StateKey& k, const std::string& ns,
                                              const json* rendered) {
-  auto live = client.Get({k.ApiVersion(), k.kind, ns, k.name});
-  if (!live) {
-    if (IsGone(live.error())) return std::optional<DriftType>(DriftType::kMissing);
-    return live.error();
-  }
+  auto live = GetLive(client, k, ns);
+  if (!live) return live.error();
+  if (!*live) return std::optional<DriftType>(DriftType::kMissing);
   if (rendered == nullptr) return std::optional<DriftType>();
-  kube::ApplyOptions dry;
-  dry.dry_run = kube::DryRun::kAll;
-  auto merged = client.Apply(WithOwnershipMarks(*rendered, k.manifest), dry);  // as sync applies it
+  auto merged = DryRunApply(client, *rendered, k.manifest);
   if (!merged) return merged.error();
-  if (Normalized(*live) == Normalized(*merged)) return std::optional<DriftType>();
+  if (SameContent(**live, *merged)) return std::optional<DriftType>();
   return std::optional<DriftType>(DriftType::kDrifted);
 }
 

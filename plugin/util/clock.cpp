@@ -82,10 +82,11 @@ bool ParseRfc3339(const std::string& text, std::chrono::system_clock::time_point
   tm.tm_hour = Digits(text, 11, 2);
   tm.tm_min = Digits(text, 14, 2);
   tm.tm_sec = Digits(text, 17, 2);
+  // Years outside 1678..2261 do not fit system_clock's int64 nanoseconds.
   if (text.size() < 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
-      text[16] != ':' || tm.tm_year < -1900 || tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 ||
-      tm.tm_mday > 31 || tm.tm_hour < 0 || tm.tm_hour > 23 || tm.tm_min < 0 || tm.tm_min > 59 || tm.tm_sec < 0 ||
-      tm.tm_sec > 60) {
+      text[16] != ':' || tm.tm_year < 1678 - 1900 || tm.tm_year > 2261 - 1900 || tm.tm_mon < 0 ||
+      tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour < 0 || tm.tm_hour > 23 || tm.tm_min < 0 ||
+      tm.tm_min > 59 || tm.tm_sec < 0 || tm.tm_sec > 60) {
     return false;
   }
   size_t pos = 19;

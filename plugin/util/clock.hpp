@@ -26,7 +26,8 @@ struct SystemClock : Clock {
 std::string FormatRfc3339(std::chrono::system_clock::time_point t);
 /// RFC 3339 with microseconds (Lease MicroTime): 2026-11-22T05:09:40.123456Z.
 std::string FormatRfc3339Micro(std::chrono::system_clock::time_point t);
-/// Parses RFC 3339 (Z or +hh:mm offsets, optional fraction); false when malformed.
+/// Parses RFC 3339 (Z or +hh:mm offsets, optional fraction); false when malformed or outside the
+/// years 1678..2261 that system_clock holds.
 bool ParseRfc3339(const std::string& text, std::chrono::system_clock::time_point* out);
 
 }  // namespace tazuna::util

@@ -49,8 +49,20 @@ std::string ToLower(std::string_view text) {
 std::string Quote(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+      continue;
+    }
+    if (byte >= 7 && byte <= 13) {  // Go's short escapes \a \b \t \n \v \f \r
+      out += '\\';
+      out += "abtnvfr"[byte - 7];
+      continue;
+    }
+    out += "\\x";
+    out += "0123456789abcdef"[byte >> 4];
+    out += "0123456789abcdef"[byte & 0xF];
   }
   out += '"';
   return out;

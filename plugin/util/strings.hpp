@@ -25,7 +25,8 @@ bool StartsWith(std::string_view text, std::string_view prefix);
 bool EndsWith(std::string_view text, std::string_view suffix);
 /// ASCII lower-casing.
 std::string ToLower(std::string_view text);
-/// Quotes like Go's %q for simple ASCII strings (used in messages): "name".
+/// Quotes like Go's %q (used in messages): "name". `"` and `\` are escaped, and so are control
+/// characters (`\n`, `\t`, `\x00`, ...), so a quoted value never breaks a one-line message.
 std::string Quote(std::string_view text);
 
 }  // namespace tazuna::util

@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "util/go_json.hpp"
+#include "util/yaml_cpp_guard.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_resolve.hpp"
 
@@ -70,13 +71,6 @@ Status ValidateYamlText(std::string_view text, const YamlOptions& options) {
     i += len;
   }
   return Ok();
-}
-
-std::string YamlCppMessage(const std::string& message) {
-  // yaml-cpp's DepthGuard throws DeepRecursion with ErrorMsg::BAD_FILE; we never use YAML::LoadFile,
-  // the only other source of that text.
-  if (message == "bad file") return "nesting too deep (more than 2000 levels)";
-  return message;
 }
 
 namespace {
@@ -344,7 +338,11 @@ Result<std::vector<json>> ParseYamlStream(std::string_view text, const YamlOptio
   if (Status s = ValidateYamlText(text, options); !s) return s.error();
   std::vector<json> out;
   try {
-    const std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
+    const std::string owned(text);
+    if (const std::optional<YamlPosition> at = FindEndlessDocuments(owned)) {
+      return PositionedError(options, at->line, at->column, kEndlessDocumentsMessage);
+    }
+    const std::vector<YAML::Node> docs = YAML::LoadAll(owned);
     for (const YAML::Node& doc : docs) {
       Converter converter(text, options);
       auto value = converter.Value(doc, 0);

@@ -32,10 +32,6 @@ Result<std::vector<nlohmann::json>> ParseYamlStream(std::string_view text, const
 /// allowed (character 0x00)"; yaml-cpp alone would misreport or cut the text at such bytes.
 Status ValidateYamlText(std::string_view text, const YamlOptions& options);
 
-/// A yaml-cpp exception message in our words: its nesting limit (yaml-cpp 0.7 reports it as "bad file")
-/// becomes "nesting too deep (more than 2000 levels)"; any other message is returned as it is.
-std::string YamlCppMessage(const std::string& message);
-
 /// Parses a stream that must hold at most one document (none or empty -> null).
 /// Fails as ParseYamlStream, or with kInput "<source_name>: expected one YAML document, got N".
 Result<nlohmann::json> ParseYamlDocument(std::string_view text, const YamlOptions& options);

@@ -4,6 +4,7 @@
 # case asserts the exit code, one error line in kubectl's form (`error: ...`, or kubectl's own `Error from
 # server ...` / `Unable to connect to the server: ...`) naming the file or object, and that the cluster
 # and the state are unchanged: the resourceVersions of everything this test owns are compared.
+# (kubectl-style `Warning: ...` lines on stderr are allowed besides the error line.)
 source "$(dirname "$0")/lib.sh"
 
 sfx=$(date +%s%N | tail -c 6)$RANDOM
@@ -39,8 +40,9 @@ bad() {
   local desc=$1 rc=$2 want=$3; shift 3
   CASES=$((CASES + 1))
   expect_rc "$rc" "$desc" "$@"
+  ERR=$(printf '%s\n' "$ERR" | grep -v '^Warning: ')  # kubectl-style warnings are not errors
   if [[ "$ERR" != *$'\n'* && ("$ERR" == "error: "* || "$ERR" == "Error from server"* ||
-        "$ERR" == "Unable to connect to the server: "*) ]]; then
+        "$ERR" == "Unable to connect to the server: "* || "$ERR" == "The connection to the server "*) ]]; then
     pass "$desc: one error line"
   else
     fail "$desc: want one error line"; echo "  stderr: ${ERR:0:2000}"
@@ -69,6 +71,8 @@ python3 -c 'import sys; t=open("t.yaml").read(); open("t.yaml","wb").write(b"\xf
 bad "tazuna.yaml: UTF-16 with a BOM" 1 "t.yaml:1:1: invalid UTF-8 in YAML input" kubectl tazuna state sync -f t.yaml
 tfile "apiVersion: tazuna.pepabo.com/v1\nkind: \xef\xbb\xbfTazuna\nspec:\n$good_spec"
 bad "tazuna.yaml: BOM inside the document" 1 "t.yaml:2:7: kind: must be Tazuna" kubectl tazuna state sync -f t.yaml
+tfile "\xef\xbb\xbf$head_e$good_spec"  # the control: a UTF-8 BOM at the start is fine, as for goyaml.v2
+expect_rc 0 "tazuna.yaml: a BOM at the start is accepted" kubectl tazuna build -f t.yaml
 tfile "apiVersion: tazuna.pepabo.com/v1\nkind: Taz\0000una\nspec:\n$good_spec"
 bad "tazuna.yaml: NUL byte" 1 "t.yaml:2:10: control characters are not allowed (character 0x00)" \
   kubectl tazuna state sync -f t.yaml
@@ -81,7 +85,7 @@ bad "tazuna.yaml: duplicate key" 1 "t.yaml:7:7: spec.manifests[0].type: key repe
 tfile "$head_e  x0: &a [y, y, y, y, y, y, y, y, y, y]\n  x1: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  x2: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  x3: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n$good_spec"
 bad "tazuna.yaml: alias bomb" 1 "t.yaml:4:3: spec: unknown field \"x0\"" kubectl tazuna state sync -f t.yaml
 tfile "$head_e  manifests:\n    - {name: Web_App, type: manifests, path: ./objs}\n"
-bad "tazuna.yaml: manifest name that cannot name a ConfigMap" 1 "t.yaml:5:15: spec.manifests[0].name: \"Web_App\"" \
+bad "tazuna.yaml: manifest name that cannot name a ConfigMap" 1 "t.yaml:5:14: spec.manifests[0].name: \"Web_App\"" \
   kubectl tazuna state sync -f t.yaml
 tfile "$head_e  manifests:\n    - {name: $m, type: kustomize, path: ./objs, kustomize: {defaultNamespace: Team_A}}\n"
 bad "tazuna.yaml: defaultNamespace not a namespace" 1 \
@@ -150,7 +154,7 @@ bad_obj() {
 }
 cm() { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: %s}\n' "$1" "$ns"; }
 { cm ok; printf -- '---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n'; } > objs/20-bad.yaml
-bad_obj "malformed YAML" ":7:1: "
+bad_obj "malformed YAML" ":8:1: end of map flow not found"
 { cm ok; printf -- '---\n'; cm ok2 | head -c 60; } > objs/20-bad.yaml
 bad_obj "truncated YAML" ":"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: tab\n' > objs/20-bad.yaml
@@ -166,7 +170,7 @@ expect_contains "$ERR" "control characters are not allowed (character 0x00)" "ma
 bad_obj "nesting 10,000 deep" ":"
 expect_contains "$ERR" "nesting too deep" "manifest: nesting 10,000 deep: says why"
 { cm ok; printf 'data:\n  a: a\n  b: b\n  a: again\n'; } > objs/20-bad.yaml
-bad_obj "duplicate key" ":6:3: duplicate key \"a\""
+bad_obj "duplicate key" ":7:3: duplicate key \"a\""
 { printf 'x0: &a [y, y, y, y, y, y, y, y, y, y]\n'
   for i in 1 2 3 4 5 6 7 8; do printf 'x%d: &x%d [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n' $i $i \
     $(for _ in $(seq 10); do if [ $i = 1 ]; then echo a; else echo "x$((i - 1))"; fi; done); done
@@ -226,7 +230,7 @@ hand_edit "entry not JSON" "configmap $state_cm key $key: invalid state entry \"
   "{\"$key\":\"{not json\"}"
 hand_edit "hash of the wrong length" "configmap $state_cm key $key: invalid state entry" \
   "{\"$key\":\"{\\\"contentHash\\\":\\\"abc123\\\"}\"}"
-expect_contains "$ERR" 'contentHash \"abc123\" is not 64 lowercase hex digits' "wrong hash length: says why"
+expect_contains "$ERR" 'contentHash "abc123" is not 64 lowercase hex digits' "wrong hash length: says why"
 hand_edit "entry without contentHash" "configmap $state_cm key $key: invalid state entry" \
   "{\"$key\":\"{\\\"hash\\\":\\\"$zeros\\\"}\"}"
 hand_edit "unknown data key" "configmap $state_cm key hello: invalid state key \"hello\"" \
@@ -246,10 +250,13 @@ cp "$KUBECONFIG" "$exec_kc"
 # exec_case DESC WANT PLUGIN-STDOUT: the credential plugin prints PLUGIN-STDOUT; state sync fails with WANT.
 exec_case() {
   local desc=$1 want=$2
-  printf '#!/bin/sh\necho called >> %s/exec.calls\ncat <<"JSON"\n%s\nJSON\n' "$E2E_TMP" "$3" > "$E2E_TMP/plugin"
-  chmod +x "$E2E_TMP/plugin"
+  # In a subdirectory: kubectl config stores the path relative to the kubeconfig, and a bare name would be
+  # looked up on PATH (client-go's rule).
+  mkdir -p "$E2E_TMP/bin"
+  printf '#!/bin/sh\necho called >> %s/exec.calls\ncat <<"JSON"\n%s\nJSON\n' "$E2E_TMP" "$3" > "$E2E_TMP/bin/plugin"
+  chmod +x "$E2E_TMP/bin/plugin"
   kubectl --kubeconfig "$exec_kc" config set-credentials badexec --exec-api-version=client.authentication.k8s.io/v1 \
-    --exec-command="$E2E_TMP/plugin" --exec-interactive-mode=Never >/dev/null
+    --exec-command="$E2E_TMP/bin/plugin" --exec-interactive-mode=Never >/dev/null
   kubectl --kubeconfig "$exec_kc" config set-context badexec --cluster=local --user=badexec >/dev/null
   rm -f "$E2E_TMP/exec.calls"
   bad "credential plugin: $desc" 1 "$want" kubectl tazuna state sync --kubeconfig "$exec_kc" --context badexec
@@ -258,7 +265,7 @@ exec_case "bad JSON" "getting credentials: decoding stdout" \
   '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":'
 exec_case "token of the wrong type" "decoding stdout: json: cannot unmarshal number into Go struct field" \
   '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":7}}'
-exec_case "bad expirationTimestamp" 'decoding stdout: invalid expirationTimestamp \"yesterday\"' \
+exec_case "bad expirationTimestamp" "decoding stdout: invalid expirationTimestamp \"yesterday\"" \
   '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"yesterday"}}'
 exec_case "an expired credential the server refuses" "You must be logged in to the server (Unauthorized)" \
   '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"stale","expirationTimestamp":"2020-01-01T00:00:00Z"}}'
@@ -267,7 +274,7 @@ if [ "$calls" -ge 2 ]; then pass "expired credential: plugin run again after the
   fail "expired credential: plugin ran $calls times, want a refresh after the 401"; fi
 
 # --- servers that cannot be reached or misbehave ---
-bad "server: unreachable" 1 "Unable to connect to the server" \
+bad "server: unreachable" 1 "The connection to the server 127.0.0.1:1 was refused" \
   kubectl tazuna state sync --server https://127.0.0.1:1 --insecure-skip-tls-verify --token t
 cat > "$E2E_TMP/server.py" <<'PY'
 # A tiny HTTP "API server" on 127.0.0.1 that misbehaves as argv[1] says; prints its port.
@@ -278,11 +285,14 @@ s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", 0))
 s.listen(64)
 print(s.getsockname()[1], flush=True)
+def ok(body):
+    return b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
 replies = {
     "garbage": b"\x00\xff\xfenot http at all\r\n\r\n" * 40,
-    "truncated": b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n{\"kind\":\"APIVersions\",\"vers",
-    "notjson": b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 19\r\n\r\n<html>oops</html>\r\n",
-    "wrongjson": b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 23\r\n\r\n{\"versions\":[1,{},null]}",
+    # Promises 4096 bytes, sends a few, closes.
+    "truncated": ok(b"{" + b" " * 4095)[:120],
+    "notjson": ok(b"<html>oops</html>\r\n"),
+    "wrongjson": ok(b'{"versions":[1,{},null]}'),
 }
 while True:
     conn, _ = s.accept()
@@ -315,5 +325,48 @@ KC
 }
 fake_server garbage "sends garbage" "Unable to connect to the server"
 fake_server truncated "closes mid-response" "Unable to connect to the server"
-fake_server notjson "answers with HTML" "127.0.0.1"
-fake_server wrongjson "answers JSON of the wrong shape" "127.0.0.1"
+fake_server notjson "answers with HTML" "Error from server: invalid JSON in the response to GET /api"
+fake_server wrongjson "answers JSON of the wrong shape" "Error from server: invalid discovery document from the server"
+
+# --- RBAC denial halfway through a sync: a user (impersonated with --as) may write ConfigMaps in $ns only ---
+user=tazuna-e2e-$sfx
+deny=bad-$sfx-deny
+m2=rbac$sfx
+kubectl create namespace "$deny" >/dev/null
+kubectl create role "$user" -n "$ns" --verb='*' --resource=configmaps >/dev/null
+kubectl create rolebinding "$user" -n "$ns" --role="$user" --user="$user" >/dev/null
+kubectl create role "$user" -n tazuna --verb='*' --resource=configmaps,secrets,leases.coordination.k8s.io >/dev/null
+kubectl create rolebinding "$user" -n tazuna --role="$user" --user="$user" >/dev/null
+# The state store reads namespace tazuna before its first write; that needs one cluster-scoped grant.
+kubectl create clusterrole "$user" --verb=get --resource=namespaces --resource-name=tazuna >/dev/null
+kubectl create clusterrolebinding "$user" --clusterrole="$user" --user="$user" >/dev/null
+mkdir -p objs-rbac
+printf '%s\n' "$TAZUNA_HEAD" "  manifests:" "    - {name: $m2, type: manifests, path: ./objs-rbac}" > rbac.yaml
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: allowed-%s, namespace: %s}\n---\n' "$sfx" "$ns" > objs-rbac/a.yaml
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: denied-%s, namespace: %s}\n' "$sfx" "$deny" >> objs-rbac/a.yaml
+BASE=$(snapshot)
+CASES=$((CASES + 1))
+expect_rc 1 "RBAC denial halfway: state sync fails" kubectl tazuna state sync -f rbac.yaml --as "$user"
+errors=$(printf '%s\n' "$ERR" | grep -c '^error: ')
+expect_eq "$errors" "1" "RBAC denial halfway: one error line"
+expect_contains "$ERR" "error: manifest \"$m2\": configmap/denied-$sfx -n $deny: Error from server (Forbidden)" \
+  "RBAC denial halfway: the error names the manifest and the object"
+expect_contains "$OUT" "configmap/allowed-$sfx -n $ns created" "RBAC denial halfway: the allowed object was applied"
+expect_contains "$OUT" "configmap/denied-$sfx -n $deny failed" "RBAC denial halfway: the denied object failed"
+expect_rc 1 "RBAC denial halfway: the denied object does not exist" kubectl get configmap -n "$deny" "denied-$sfx"
+run kubectl get configmap -n tazuna "tazuna-state-$m2" -o jsonpath='{.data}'
+expect_contains "$OUT" "${m2}____v1__ConfigMap__${ns}__allowed-$sfx" "RBAC denial halfway: state records what was applied"
+expect_not_contains "$OUT" "denied-$sfx" "RBAC denial halfway: state does not record the denied object"
+expect_eq "$(snapshot | grep -v -e " $ns/allowed-$sfx " -e " tazuna/tazuna-state-$m2 ")" "$BASE" \
+  "RBAC denial halfway: nothing else changed"
+kubectl delete clusterrolebinding,clusterrole "$user" >/dev/null
+kubectl delete rolebinding,role -n tazuna "$user" >/dev/null
+kubectl delete namespace "$deny" --wait=false >/dev/null
+kubectl delete configmap -n tazuna "tazuna-state-$m2" >/dev/null
+
+echo "$CASES catalogue cases"
+if [ "$CASES" -ge 40 ]; then pass "catalogue holds at least 40 cases"; else fail "catalogue holds only $CASES cases"; fi
+cd "$E2E_TMP" || exit 1
+kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1
+kubectl delete configmap -n tazuna "tazuna-state-$m" >/dev/null 2>&1
+finish

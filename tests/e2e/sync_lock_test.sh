@@ -44,7 +44,7 @@ else fail "took over after ${waited} ms"; fi
 
 # Fencing: a sync stopped (SIGSTOP) past the lease duration loses the lock to a second sync; continued, it
 # writes nothing more and exits 1 naming the holder; the state is the second's.
-repo_b=$E2E_TMP/repo-b
+repo_b=$E2E_TMP/b/repo  # a second checkout of the same repository (same origin: the directory name)
 mkdir -p "$repo_b/objs"
 cp "$repo/tazuna.yaml" "$repo_b/"
 big() {  # big VALUE: a Namespace and 1,000 ConfigMaps

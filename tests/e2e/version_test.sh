@@ -22,6 +22,18 @@ expect_rc 0 "version -o json" kubectl tazuna version -o json
 if echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["clientVersion"]["gitVersion"].startswith("v"); assert d["serverVersion"]["major"]=="1"'; then
   pass "version -o json parses with client and server versions"; else fail "version -o json content: $OUT"; fi
 
+# Every request carries a User-Agent shaped as kubectl's own (client-go's rule: the version without its
+# -suffix, the commit cut to 7 characters). The local apiserver keeps no audit log, so the header the
+# server receives is read from the plugin's -v 7 request-header logging.
+client_version=$(echo "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["clientVersion"]["gitVersion"])')
+client_commit=$(echo "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["clientVersion"]["gitCommit"])')
+want_agent="kubectl-tazuna/${client_version%%-*} (linux/amd64) kubernetes/${client_commit:0:7}"
+expect_rc 0 "version -v 7" kubectl tazuna version -v 7
+expect_contains "$ERR" "User-Agent: $want_agent" "User-Agent names the version and commit"
+expect_not_contains "$ERR" "kubectl-tazuna/v0.0.0 (linux/amd64) kubernetes/unknown" "User-Agent is not the placeholder"
+expect_rc 0 "state list -v 7" kubectl tazuna state list --all -v 7
+expect_contains "$ERR" "User-Agent: $want_agent" "state commands send the same User-Agent"
+
 run kubectl tazuna --help
 expect_contains "$OUT" "state sync" "--help lists state sync"
 

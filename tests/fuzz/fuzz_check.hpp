@@ -17,8 +17,9 @@ inline void Check(bool holds, const char* property) {
 
 /// Every error a user can see is one non-empty line (cli::ReportError prints it after `error: `).
 inline void CheckOneLine(const util::Error& error) {
-  Check(!error.message.empty(), "an error has a message");
-  Check(error.message.find('\n') == std::string::npos, "an error message is one line");
+  if (!error.message.empty() && error.message.find('\n') == std::string::npos) return;
+  std::fprintf(stderr, "error message: [%s]\n", error.message.c_str());
+  Check(false, "an error message is one non-empty line");
 }
 
 /// The input as text.

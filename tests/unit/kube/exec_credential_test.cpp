@@ -74,6 +74,10 @@ TEST_CASE("exec credential: parsing v1 and v1beta1 and its errors") {
       {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t",)"
        R"("expirationTimestamp":"2026-13-01T00:00:00Z"}})",
        kV1, "decoding stdout: invalid expirationTimestamp \"2026-13-01T00:00:00Z\""},
+      // Found by tests/fuzz (exec_credential): a year system_clock cannot hold overflowed.
+      {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t",)"
+       R"("expirationTimestamp":"1145-01-02T03:04:05.123456+09:00"}})",
+       kV1, "decoding stdout: invalid expirationTimestamp \"1145-01-02T03:04:05.123456+09:00\""},
       {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":null}})", kV1,
        "exec plugin didn't return a token or cert/key pair"},
   };

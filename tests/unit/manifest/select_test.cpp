@@ -57,15 +57,26 @@ TEST_CASE("context: full match, or/and, environment overrides root") {
                              "(all of \"prod-.*\", \"(?i).*TOKYO\") in tazuna.yaml");
 }
 
-TEST_CASE("dependency layers: Kahn, stable by declaration; no dependsOn means one per layer") {
+// Manifests a, b, c and d, none with dependsOn.
+TazunaFile FourManifests() {
   TazunaFile f;
   for (const char* n : {"a", "b", "c", "d"}) {
     Manifest m;
     m.name = n;
     f.manifests.push_back(m);
   }
+  return f;
+}
+
+std::vector<const Manifest*> Pointers(const TazunaFile& f) {
   std::vector<const Manifest*> all;
   for (const Manifest& m : f.manifests) all.push_back(&m);
+  return all;
+}
+
+TEST_CASE("dependency layers: Kahn, stable by declaration; no dependsOn means one per layer") {
+  TazunaFile f = FourManifests();
+  const std::vector<const Manifest*> all = Pointers(f);
   auto names = [](const std::vector<std::vector<const Manifest*>>& layers) {
     std::vector<std::vector<std::string>> out;
     for (const auto& layer : layers) out.push_back(Names(layer));
@@ -75,6 +86,17 @@ TEST_CASE("dependency layers: Kahn, stable by declaration; no dependsOn means on
   f.manifests[0].depends_on = {"c"};
   f.manifests[1].depends_on = {"a", "outside"};
   CHECK(names(DependencyLayers(all)) == std::vector<std::vector<std::string>>{{"c", "d"}, {"a"}, {"b"}});
+}
+
+TEST_CASE("sync layers: no dependsOn is one concurrent layer, else the dependency layers as indices") {
+  TazunaFile f = FourManifests();
+  const std::vector<const Manifest*> all = Pointers(f);
+  using Layers = std::vector<std::vector<size_t>>;
+  CHECK(SyncLayers(all) == Layers{{0, 1, 2, 3}});
+  f.manifests[0].depends_on = {"c"};
+  f.manifests[1].depends_on = {"a", "outside"};
+  CHECK(SyncLayers(all) == Layers{{2, 3}, {0}, {1}});
+  CHECK(SyncLayers({}) == Layers{{}});
 }
 
 }  // namespace

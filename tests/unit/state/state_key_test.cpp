@@ -164,6 +164,10 @@ TEST_CASE("state key: malformed entry values are input errors") {
     CHECK(r.error().kind == util::ErrorKind::kInput);
     CHECK(r.error().message == message);
   }
+  // Found by tests/fuzz (state_configmap): a value with a line break split the one-line message.
+  auto multi = DecodeEntry("{\n\"contentHash\": 1}");
+  REQUIRE_FALSE(multi);
+  CHECK(multi.error().message == "invalid state entry \"{\\n\\\"contentHash\\\": 1}\": missing string \"contentHash\"");
 }
 
 }  // namespace

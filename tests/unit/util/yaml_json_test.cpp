@@ -325,5 +325,28 @@ TEST_CASE("yaml json: yaml-cpp quirks are corrected") {
   CHECK(binary->at("b") == "\xef\xbf\xbd");
 }
 
+TEST_CASE("yaml json: yaml-cpp failures that would hang or mislead are one-line errors") {
+  const std::pair<std::string, std::string> cases[] = {
+      // Found by tests/fuzz (yaml_json): yaml-cpp's LoadAll allocated empty documents forever.
+      {",122e K", "in.yaml:1:1: unexpected ',' outside a flow collection"},
+      {"[a]\n, b\n", "in.yaml:2:1: unexpected ',' outside a flow collection"},
+      {"- a\n,\n", "in.yaml:2:1: unexpected ',' outside a flow collection"},
+      {"\"a\", b\n", "in.yaml:1:4: unexpected ',' outside a flow collection"},
+      {std::string("a: \"b") + '\0' + "c\"\n", "in.yaml:1:6: control characters are not allowed (character 0x00)"},
+  };
+  for (const auto& [in, want] : cases) {
+    CAPTURE(in);
+    auto parsed = ParseYamlStream(in, kOptions);
+    REQUIRE_FALSE(parsed);
+    CHECK(parsed.error().message == want);
+  }
+  auto deep = ParseYamlStream(std::string(10000, '[') + std::string(10000, ']'), kOptions);
+  REQUIRE_FALSE(deep);
+  CHECK(deep.error().message.find("nesting too deep (more than 2000 levels)") != std::string::npos);
+  auto empty = ParseYamlStream("---\n---\n", kOptions);  // empty documents at distinct places are fine
+  REQUIRE(empty);
+  CHECK(empty->size() == 2);
+}
+
 }  // namespace
 }  // namespace tazuna::util

@@ -1,0 +1,17 @@
+#include "cli/build_info.hpp"
+
+// CMake defines both for the cli library; the fallbacks keep other builds (tools, IDEs) compiling.
+#ifndef TAZUNA_VERSION
+#define TAZUNA_VERSION "0.0.0-dev"
+#endif
+#ifndef TAZUNA_GIT_COMMIT
+#define TAZUNA_GIT_COMMIT "unknown"
+#endif
+
+namespace tazuna::cli {
+
+std::string_view BuildVersion() { return TAZUNA_VERSION; }
+std::string_view BuildCommit() { return TAZUNA_GIT_COMMIT; }
+std::string_view BuildPlatform() { return "linux/amd64"; }
+
+}  // namespace tazuna::cli

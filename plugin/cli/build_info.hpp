@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string_view>
+
+namespace tazuna::cli {
+
+/// The plugin's version as built, without a leading "v" (CMake's TAZUNA_VERSION, e.g. "0.1.0-dev").
+std::string_view BuildVersion();
+/// The git commit the plugin was built from (12 hex digits), or "unknown".
+std::string_view BuildCommit();
+/// The platform the plugin reports, as kubectl does: "linux/amd64".
+std::string_view BuildPlatform();
+
+}  // namespace tazuna::cli

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/print/printer.hpp"
+#include "state/diff.hpp"
+#include "state/ownership.hpp"
+
+namespace tazuna::cli {
+
+/// What `state diff` prints: the changes, and for -o wide the live owners of added objects.
+struct StateDiffResult {
+  std::vector<state::DiffEntry> entries;
+  state::LiveOwners owners;
+};
+
+/// `kubectl tazuna state diff`: flag values, then what Complete resolved.
+struct StateDiffOptions {
+  ConnectionOptions connection;
+  FileOptions file;
+  std::string output = "table";
+  bool no_headers = false;
+  bool show_changes = false;
+  // Completed:
+  print::Format format = print::Format::kTable;
+  std::unique_ptr<print::Printer<StateDiffResult>> printer;
+
+  /// Picks the printer from -o; kUsage error for an unknown format.
+  util::Status Complete(Context& ctx, const FlagSet& flags);
+  /// Flag combinations (none conflict today); no I/O.
+  util::Status Validate() const;
+  /// Renders, reads the state and prints the changes; kExitDifferences when there are any.
+  util::Result<int> Run(Context& ctx);
+};
+
+}  // namespace tazuna::cli

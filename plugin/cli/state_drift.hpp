@@ -1,0 +1,32 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/print/printer.hpp"
+#include "state/drift.hpp"
+
+namespace tazuna::cli {
+
+/// `kubectl tazuna state drift`: flag values, then what Complete resolved.
+struct StateDriftOptions {
+  ConnectionOptions connection;
+  FileOptions file;
+  std::string output = "table";
+  bool no_headers = false;
+  int concurrency = 16;
+  // Completed:
+  std::unique_ptr<print::Printer<std::vector<state::DriftEntry>>> printer;
+
+  /// Picks the printer from -o; kUsage error for an unknown format.
+  util::Status Complete(Context& ctx, const FlagSet& flags);
+  /// Flag combinations (none conflict today); no I/O.
+  util::Status Validate() const;
+  /// Compares every recorded object with the cluster; kExitDifferences when any drifted.
+  util::Result<int> Run(Context& ctx);
+};
+
+}  // namespace tazuna::cli

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/print/printer.hpp"
+#include "state/state_key.hpp"
+#include "state/store.hpp"
+
+namespace tazuna::cli {
+
+/// One recorded object, as `state list` prints it.
+struct StateListRow {
+  std::string manifest;
+  state::StateKey key;
+  std::string key_string;
+  std::string hash;
+  state::Metadata metadata;
+  bool orphaned = false;  ///< its manifest is not in tazuna.yaml
+};
+
+/// `kubectl tazuna state list`: flag values, then what Complete resolved.
+struct StateListOptions {
+  ConnectionOptions connection;
+  FileOptions file;
+  bool all = false;
+  bool no_headers = false;
+  std::string output = "table";
+  // Completed:
+  bool read_file = false;     ///< tazuna.yaml names the manifests (-f given, or ./tazuna.yaml exists)
+  bool from_cluster = false;  ///< list every tazuna-state-* ConfigMap
+  std::unique_ptr<print::Printer<std::vector<StateListRow>>> printer;
+
+  /// Picks the printer from -o and whether tazuna.yaml is read; kUsage error for an unknown format.
+  util::Status Complete(Context& ctx, const FlagSet& flags);
+  /// Flag combinations (none conflict today); no I/O.
+  util::Status Validate() const;
+  /// Reads and prints the recorded state.
+  util::Result<int> Run(Context& ctx);
+};
+
+}  // namespace tazuna::cli

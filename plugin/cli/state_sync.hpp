@@ -1,0 +1,38 @@
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "cli/command.hpp"
+#include "cli/options.hpp"
+#include "cli/print/printer.hpp"
+#include "state/sync_engine.hpp"
+
+namespace tazuna::cli {
+
+/// `kubectl tazuna state sync`: flag values, then what Complete resolved.
+struct StateSyncOptions {
+  ConnectionOptions connection;
+  FileOptions file;
+  bool prune = false;  ///< also set by TAZUNA_STATE_SYNC_DELETE=true (Complete)
+  bool allow_empty = false;
+  bool take_ownership = false;
+  std::string dry_run = "none";
+  int concurrency = 32;
+  std::string output = "table";
+  std::string lock_timeout = "60s";
+  // Completed:
+  std::chrono::milliseconds lock_wait{60000};
+  std::unique_ptr<print::Printer<state::SyncReport>> printer;
+
+  /// Reads TAZUNA_STATE_SYNC_DELETE, parses --lock-timeout (seconds, at most a day) and picks the
+  /// printer from -o; kUsage errors naming the flag.
+  util::Status Complete(Context& ctx, const FlagSet& flags);
+  /// --dry-run is none or server (hinting at server for client/true), --concurrency 1..512; no I/O.
+  util::Status Validate() const;
+  /// Renders, takes the sync lock and applies; kExitError when an object failed or a prune was refused.
+  util::Result<int> Run(Context& ctx);
+};
+
+}  // namespace tazuna::cli

@@ -1,0 +1,81 @@
+#include "util/yaml_cpp_guard.hpp"
+
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include "util/strings.hpp"
+
+namespace tazuna::util {
+namespace {
+
+// Notes whether a document is nothing but one null node, and where that node is.
+class LoneNullFinder : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override { events_ = 0; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override {
+    ++events_;
+    null_at_ = mark;
+  }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { ++events_; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override { ++events_; }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++events_;
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++events_;
+  }
+  void OnMapEnd() override {}
+
+  /// The position of the document's null node when that is all the document held.
+  std::optional<YAML::Mark> lone_null() const {
+    return events_ == 1 && null_at_.pos >= 0 ? std::optional<YAML::Mark>(null_at_) : std::nullopt;
+  }
+
+ private:
+  int events_ = 0;
+  YAML::Mark null_at_ = YAML::Mark::null_mark();
+};
+
+}  // namespace
+
+std::optional<YamlPosition> FindEndlessDocuments(const std::string& text) {
+  std::istringstream in(text);
+  LoneNullFinder finder;
+  std::optional<YAML::Mark> previous;
+  try {
+    YAML::Parser parser(in);
+    // Two documents that are the same lone null at the same place: the parser made no progress and
+    // LoadAll would repeat it forever.
+    while (parser.HandleNextDocument(finder)) {
+      const std::optional<YAML::Mark> null_at = finder.lone_null();
+      if (null_at && previous && null_at->pos == previous->pos) return YamlPosition{null_at->line, null_at->column};
+      previous = null_at;
+    }
+  } catch (const YAML::Exception&) {
+    // LoadAll meets the same error and reports it.
+  }
+  return std::nullopt;
+}
+
+std::string YamlCppMessage(const std::string& message) {
+  // yaml-cpp's DepthGuard throws DeepRecursion with ErrorMsg::BAD_FILE; we never use YAML::LoadFile,
+  // the only other source of that text.
+  if (message == "bad file") return "nesting too deep (more than 2000 levels)";
+  std::string out;
+  for (const char c : message) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f) {
+      out += c;
+      continue;
+    }
+    const std::string quoted = Quote(std::string_view(&c, 1));  // "\n" or "\x01", quotes included
+    out.append(quoted, 1, quoted.size() - 2);
+  }
+  return out;
+}
+
+}  // namespace tazuna::util

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace tazuna::util {
+
+/// A 0-based position in YAML text, as yaml-cpp's Mark counts.
+struct YamlPosition {
+  int line = 0;
+  int column = 0;
+  bool operator==(const YamlPosition&) const = default;
+};
+
+/// What to report at FindEndlessDocuments' position.
+inline constexpr char kEndlessDocumentsMessage[] = "unexpected ',' outside a flow collection";
+
+/// yaml-cpp 0.7's YAML::LoadAll never returns when a ',' stands outside any flow collection at
+/// document level (`[a]\n, b`, `- a\n,`, `"a", b`): it yields empty documents forever and allocates
+/// without bound. Finds such a ',' with one parse that builds no nodes; nullopt when LoadAll will return.
+/// Never throws: a syntax error is left for LoadAll to report.
+std::optional<YamlPosition> FindEndlessDocuments(const std::string& text);
+
+/// A yaml-cpp exception message in our words: its nesting limit (yaml-cpp 0.7 reports it as "bad file")
+/// becomes "nesting too deep (more than 2000 levels)", and control characters it quotes raw (`unknown
+/// escape character: <newline>`) are escaped, so the message stays one line.
+std::string YamlCppMessage(const std::string& message);
+
+}  // namespace tazuna::util
