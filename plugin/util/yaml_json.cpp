@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "util/go_json.hpp"
+#include "util/yaml_block.hpp"
 #include "util/yaml_cpp_guard.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_resolve.hpp"
@@ -336,6 +337,9 @@ class Converter {
 
 Result<std::vector<json>> ParseYamlStream(std::string_view text, const YamlOptions& options) {
   if (Status s = ValidateYamlText(text, options); !s) return s.error();
+  if (options.block_reader) {
+    if (auto docs = ParseBlockYamlStream(text, options.max_nodes)) return std::move(*docs);
+  }
   std::vector<json> out;
   try {
     const std::string owned(text);

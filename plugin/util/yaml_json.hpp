@@ -15,6 +15,7 @@ namespace tazuna::util {
 struct YamlOptions {
   std::string source_name;      ///< file name (or "<stdin>") used as the error prefix
   size_t max_nodes = 2'000'000; ///< bound on nodes produced per document, aliases expanded
+  bool block_reader = true;     ///< try ParseBlockYamlStream first (false: yaml-cpp only, for comparisons)
 };
 
 /// Parses every document of a YAML stream into JSON values typed as sigs.k8s.io/yaml types
