@@ -1,5 +1,6 @@
 #include "kube/client.hpp"
 
+#include "kube/object_meta.hpp"
 #include "kube/url.hpp"
 #include "util/strings.hpp"
 
@@ -136,32 +137,41 @@ util::Result<nlohmann::json> Client::Update(const nlohmann::json& object, DryRun
   return SendJson(call);
 }
 
-util::Result<ApplyResult> Client::ApplyObject(const nlohmann::json& object, const ApplyOptions& options) {
+util::Result<Client::Call> Client::ApplyCall(const nlohmann::json& object, const ApplyOptions& options) {
   auto path = ObjectPath(object, true);
   if (!path) return path.error();
-  nlohmann::json body = object;
-  if (body["metadata"].is_object()) body["metadata"].erase("managedFields");
+  nlohmann::json meta = options.metadata != nullptr ? *options.metadata
+                        : object.contains("metadata")  ? object["metadata"]
+                                                       : nlohmann::json::object();
+  if (!meta.is_object()) meta = nlohmann::json::object();
+  meta.erase("managedFields");
   auto info = Resolve(object.value("apiVersion", ""), object.value("kind", ""));
-  if (info && info->namespaced && Meta(body, "namespace").empty()) {
-    body["metadata"]["namespace"] = config_.namespace_name;  // as kubectl fills it in
+  if (info && info->namespaced && meta.value("namespace", "").empty()) {
+    meta["namespace"] = config_.namespace_name;  // as kubectl fills it in
   }
-  Call call{"PATCH", *path, {}, body.dump(), "application/apply-patch+yaml"};
+  Call call{"PATCH", *path, {}, JsonWithMetadata(object, meta), "application/apply-patch+yaml"};
   AddDryRun(options.dry_run, &call.query);
   call.query.emplace_back("fieldManager", options.field_manager);
   call.query.emplace_back("force", options.force ? "true" : "false");
-  auto resp = Send(call);
+  return call;
+}
+
+util::Result<ApplyResult> Client::ApplyObject(const nlohmann::json& object, const ApplyOptions& options) {
+  auto call = ApplyCall(object, options);
+  if (!call) return call.error();
+  // A server that does not know the PartialObjectMetadata form answers with the object itself.
+  call->accept = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+  auto resp = Send(*call);
   if (!resp) return resp.error();
-  nlohmann::json doc = nlohmann::json::parse(resp->body, nullptr, false);
-  if (doc.is_discarded()) {
-    return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to PATCH ", *path));
-  }
-  return ApplyResult{std::move(doc), resp->status == 201};  // 201: the apply created the object
+  auto meta = ReadObjectMeta(resp->body);
+  if (!meta) return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to PATCH ", call->path));
+  return ApplyResult{std::move(meta->uid), std::move(meta->resource_version), resp->status == 201};
 }
 
 util::Result<nlohmann::json> Client::Apply(const nlohmann::json& object, const ApplyOptions& options) {
-  auto r = ApplyObject(object, options);
-  if (!r) return r.error();
-  return std::move(r->object);
+  auto call = ApplyCall(object, options);
+  if (!call) return call.error();
+  return SendJson(*call);
 }
 
 util::Status Client::Delete(const ObjectRef& ref, Propagation propagation, DryRun dry_run,

@@ -46,6 +46,8 @@ struct ApplyOptions {
   std::string field_manager = "tazuna";
   bool force = true;
   DryRun dry_run = DryRun::kNone;
+  /// Sent in place of the object's own metadata (so a large object is not copied to mark it).
+  const nlohmann::json* metadata = nullptr;
 };
 
 /// The User-Agent sent with every request, shaped as kubectl's own:
@@ -60,8 +62,9 @@ std::string UserAgent(std::string_view version, std::string_view commit);
 /// (see ErrorFromResponse), 401 as kUnauthorized, transport failures as kTransport.
 /// What a server-side apply returned.
 struct ApplyResult {
-  nlohmann::json object;  ///< the object as stored (or as it would be, for a dry run)
-  bool created = false;   ///< the server answered 201 Created
+  std::string uid;
+  std::string resource_version;
+  bool created = false;  ///< the server answered 201 Created
 };
 
 class Client {
@@ -79,6 +82,8 @@ class Client {
   util::Result<ResourceInfo> ResolveGroupKind(const std::string& group, const std::string& kind) {
     return discovery_.ResolveGroupKind(group, kind);
   }
+  /// See Discovery::ApiVersions.
+  util::Result<std::vector<std::string>> ApiVersions() { return discovery_.ApiVersions(); }
   util::Result<nlohmann::json> Get(const ObjectRef& ref);
   /// Every object (apiVersion and kind filled in), paged with limit=500/continue; restarts on 410 Expired.
   /// An empty namespace lists all namespaces.
@@ -90,8 +95,10 @@ class Client {
   /// PUT; the object's metadata.resourceVersion is the precondition (409 Conflict if stale).
   util::Result<nlohmann::json> Update(const nlohmann::json& object, DryRun dry_run = DryRun::kNone);
   /// Server-side apply: PATCH application/apply-patch+yaml (JSON body), fieldManager, force, dryRun=All.
-  /// Apply, also telling whether the object was created.
+  /// Apply, telling whether the object was created and its uid and resourceVersion; the response is
+  /// asked for as PartialObjectMetadata and read without building it (CRDs answer with megabytes).
   util::Result<ApplyResult> ApplyObject(const nlohmann::json& object, const ApplyOptions& options);
+  /// Apply, returning the whole object as stored (or as it would be, for a dry run).
   util::Result<nlohmann::json> Apply(const nlohmann::json& object, const ApplyOptions& options);
   util::Status Delete(const ObjectRef& ref, Propagation propagation = Propagation::kDefault,
                       DryRun dry_run = DryRun::kNone, const Preconditions& preconditions = {});
@@ -113,6 +120,7 @@ class Client {
   HttpRequest Build(const Call& call, const RequestCredentials& creds) const;
   util::Result<nlohmann::json> SendJson(const Call& call);
   util::Result<std::string> ObjectPath(const nlohmann::json& object, bool with_name);
+  util::Result<Call> ApplyCall(const nlohmann::json& object, const ApplyOptions& options);
   util::Result<std::string> RefPath(const ObjectRef& ref, bool with_name);
   void LogRequest(const HttpRequest& req) const;
   void LogResponse(const HttpRequest& req, const HttpResponse& resp, std::chrono::milliseconds took) const;

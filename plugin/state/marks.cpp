@@ -4,10 +4,8 @@
 
 namespace tazuna::state {
 
-nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const std::string& manifest) {
-  nlohmann::json out = object;
-  if (!out.is_object()) return out;
-  nlohmann::json& meta = out["metadata"];
+nlohmann::json MarkedMetadata(const nlohmann::json& object, const std::string& manifest) {
+  nlohmann::json meta = object.is_object() && object.contains("metadata") ? object["metadata"] : nlohmann::json();
   if (!meta.is_object()) meta = nlohmann::json::object();
   for (const char* field : {"labels", "annotations"}) {
     if (!meta[field].is_object()) meta[field] = nlohmann::json::object();
@@ -15,6 +13,13 @@ nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const std::strin
   meta["labels"][kManagedByLabel] = kManagedByValue;
   meta["annotations"][kManifestAnnotation] = manifest;
   meta["labels"][kApplySetPartOfLabel] = ApplySetId(manifest);
+  return meta;
+}
+
+nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const std::string& manifest) {
+  if (!object.is_object()) return object;
+  nlohmann::json out = object;
+  out["metadata"] = MarkedMetadata(object, manifest);
   return out;
 }
 

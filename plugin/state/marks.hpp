@@ -18,5 +18,7 @@ inline constexpr char kManifestAnnotation[] = "tazuna.pepabo.com/manifest";
 /// those of the Go tool; and since tazuna's field manager always owns them, an applied object always
 /// shows tazuna among its managers, even one whose manifest holds nothing but a name.
 nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const std::string& manifest);
+/// Only the metadata of WithOwnershipMarks(object, manifest), for kube::ApplyOptions::metadata.
+nlohmann::json MarkedMetadata(const nlohmann::json& object, const std::string& manifest);
 
 }  // namespace tazuna::state

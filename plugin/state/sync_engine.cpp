@@ -57,9 +57,11 @@ void SyncEngine::Tick() {
   if (progress_) progress_(done, total_);
 }
 
-util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, const SyncOptions& o) {
+util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, const json& metadata,
+                                                           const SyncOptions& o) {
   kube::ApplyOptions apply;
   apply.dry_run = o.dry_run;
+  apply.metadata = &metadata;
   auto applied = client_.ApplyObject(object, apply);
   // A custom resource whose CRD was established moments ago: discovery can lag for a few seconds.
   const int retries = crds_applied_ ? 40 : 0;  // an unknown kind with no new CRD fails at once
@@ -121,7 +123,7 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     Tick();
     return;
   }
-  auto applied = Limited([&] { return ApplyOrReplace(WithOwnershipMarks(*task.object, e.manifest), o); });
+  auto applied = Limited([&] { return ApplyOrReplace(*task.object, MarkedMetadata(*task.object, e.manifest), o); });
   if (applied) {
     task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
     if (!applied->created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {

@@ -131,7 +131,8 @@ class SyncEngine {
   void SkipLayer(const std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, std::vector<SyncResult>& out);
   void ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const SyncOptions& o);
   void ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o);
-  util::Result<kube::ApplyResult> ApplyOrReplace(const nlohmann::json& object, const SyncOptions& o);
+  util::Result<kube::ApplyResult> ApplyOrReplace(const nlohmann::json& object, const nlohmann::json& metadata,
+                                                 const SyncOptions& o);
   void WaitEstablished(const std::vector<Task>& crds, const SyncOptions& o);
   void Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out);
   struct PruneTask;
