@@ -1,6 +1,7 @@
 #include "cli/pipeline.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <mutex>
 
 #include "cli/build_info.hpp"
@@ -32,6 +33,33 @@ class DiscoveryScopes : public manifest::ScopeLookup {
   kube::Client& client_;
 };
 
+// The cluster's version and served API versions, asked for once per run and only when a chart needs
+// them; a cluster that cannot say leaves helm's defaults (logged at -v 2).
+class ClusterCapabilities {
+ public:
+  ClusterCapabilities(kube::Client& client, util::Logger& log) : client_(client), log_(log) {}
+  std::optional<manifest::Capabilities> Get() {
+    std::call_once(once_, [this] {
+      auto version = client_.GetPath("/version");
+      auto apis = client_.ApiVersions();
+      const std::string git = version && version->is_object() ? version->value("gitVersion", "") : "";
+      if (git.empty() || !apis) {
+        const util::Error& e = !apis ? apis.error() : version ? util::Error{} : version.error();
+        log_.Log(2, util::StrCat("cluster capabilities unavailable (", e.message, "): helm's defaults apply"));
+        return;
+      }
+      caps_ = manifest::Capabilities{git, std::move(*apis)};
+    });
+    return caps_;
+  }
+
+ private:
+  kube::Client& client_;
+  util::Logger& log_;
+  std::once_flag once_;
+  std::optional<manifest::Capabilities> caps_;
+};
+
 constexpr int kRenderConcurrency = 4;
 
 }  // namespace
@@ -56,12 +84,15 @@ util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFi
   if (client != nullptr) run.discovery = std::make_unique<DiscoveryScopes>(*client);
   run.identities = std::make_unique<state::IdentityResolver>(run.discovery.get(),
                                                              client != nullptr ? client->config().namespace_name : "");
+  std::shared_ptr<ClusterCapabilities> caps;
+  if (client != nullptr) caps = std::make_shared<ClusterCapabilities>(*client, log);
   std::vector<util::Result<manifest::RenderedManifest>> rendered(manifests.size(),
                                                                  util::MakeError(util::ErrorKind::kInternal, ""));
   util::ParallelFor(manifests.size(), kRenderConcurrency, [&](size_t i) {
     manifest::RenderContext rc{ctx.processes, ctx.files, ctx.env, log, nullptr,
                                std::chrono::seconds(300), manifest::DefaultCacheDir(ctx.env)};
     rc.apply_default_namespace = false;  // below, once every manifest's CRDs are known
+    if (caps) rc.capabilities = [caps] { return caps->Get(); };
     rendered[i] = manifest::Render(*manifests[i], file, rc);
   });
   for (auto& r : rendered) {

@@ -1,5 +1,7 @@
 #include "kube/discovery.hpp"
 
+#include <set>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +85,21 @@ util::Result<ResourceInfo> Discovery::Resolve(const std::string& api_version, co
 util::Result<ResourceInfo> Discovery::ResolveGroupKind(const std::string& group, const std::string& kind) {
   return Find(by_gk_, Key(group, "", kind),
               StrCat("no matches for kind ", util::Quote(kind), " in group ", util::Quote(group)));
+}
+
+util::Result<std::vector<std::string>> Discovery::ApiVersions() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!refreshed_) {
+    if (auto s = Refresh(); !s) return s.error();
+  }
+  loaded_ = true;
+  std::set<std::string> out;
+  for (const auto& [key, info] : by_gvk_) {
+    const std::string gv = info.group.empty() ? info.version : StrCat(info.group, "/", info.version);
+    out.insert(gv);
+    out.insert(StrCat(gv, "/", info.kind));
+  }
+  return std::vector<std::string>(out.begin(), out.end());
 }
 
 util::Result<ResourceInfo> Discovery::Find(const std::map<std::string, ResourceInfo>& index, const std::string& key,

@@ -50,6 +50,10 @@ class Discovery {
   /// Any served version of `group`/`kind` (the preferred one when several are served), for keys whose
   /// own version is no longer served. kNotFound when no version is.
   util::Result<ResourceInfo> ResolveGroupKind(const std::string& group, const std::string& kind);
+  /// Every group/version and group/version/Kind the server serves ("v1", "v1/Pod", "apps/v1",
+  /// "apps/v1/Deployment"), sorted, read from the server (not the disk cache) once per process:
+  /// what helm's --api-versions takes.
+  util::Result<std::vector<std::string>> ApiVersions();
 
  private:
   /// Looks `key` up in `index` (by_gvk_ or by_gk_), refreshing once when it is unknown.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,12 @@ struct ScopeLookup {
 
 /// Everything a renderer may touch. All external tools go through `processes` (with `tool_timeout`),
 /// all reads through `files`; tools see `env` as their environment.
+/// What a cluster offers a chart: `.Capabilities.KubeVersion` and `.Capabilities.APIVersions`.
+struct Capabilities {
+  std::string kube_version;               ///< the server's gitVersion, e.g. "v1.33.13"
+  std::vector<std::string> api_versions;  ///< "apps/v1" and "apps/v1/Deployment" forms
+};
+
 struct RenderContext {
   util::ProcessRunner& processes;
   util::FileReader& files;
@@ -36,6 +43,9 @@ struct RenderContext {
   /// false: leave defaultNamespace to the caller (RenderedManifest::default_namespace), which knows the
   /// CustomResourceDefinitions of every manifest in the run, not just this one's.
   bool apply_default_namespace = true;
+  /// The cluster's capabilities for helm charts (helmfile manifests without kubeVersion); unset, or
+  /// nullopt when the cluster cannot say: helm's built-in defaults.
+  std::function<std::optional<Capabilities>()> capabilities = {};
 };
 
 /// The objects of one manifest, in apply order.

@@ -129,8 +129,16 @@ util::Result<Documents> TemplateRelease(const json& release, const HelmfileRun& 
   for (std::string& a : ChartArgs(chart, run)) argv.push_back(std::move(a));
   for (const std::string& a : {std::string("--namespace"), ns}) argv.push_back(a);
   if (const std::string v = StringOf(release, "version"); !v.empty()) argv.insert(argv.end(), {"--version", v});
+  // helm install --dry-run's release.Manifest, which the Go tool applies, holds no hooks.
+  argv.push_back("--no-hooks");
   if (run.options.include_crds) argv.push_back("--include-crds");
-  if (!run.options.kube_version.empty()) argv.insert(argv.end(), {"--kube-version", run.options.kube_version});
+  if (!run.options.kube_version.empty()) {
+    argv.insert(argv.end(), {"--kube-version", run.options.kube_version});
+  } else if (const std::optional<Capabilities> caps = ctx.capabilities ? ctx.capabilities() : std::nullopt) {
+    // As the Go tool: the cluster's version and every GroupVersion(/Kind) it serves.
+    argv.insert(argv.end(), {"--kube-version", caps->kube_version});
+    for (const std::string& v : caps->api_versions) argv.insert(argv.end(), {"--api-versions", v});
+  }
   argv.insert(argv.end(), {"--values", "-"});
   // Values go through stdin: they may hold secrets from op vars and must not touch the disk.
   util::Result<std::string> out = RunTool({argv, "", values->dump(), {}}, ctx);

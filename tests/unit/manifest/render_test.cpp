@@ -263,6 +263,28 @@ TEST_CASE("render kustomize: a failing build shows the tool's stderr") {
 }
 
 
+TEST_CASE("render helmfile: without kubeVersion, helm renders for the cluster's version and API versions") {
+  Fixture f;
+  f.files.files["repo/hf/helmfile.yaml"] = "releases:\n  - {name: web, namespace: apps, chart: ./web}\n";
+  f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
+    if (req.argv[0] == "helmfile") return testing::ToolMissing("helmfile");
+    return util::ProcessResult{0, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n", "", false};
+  };
+  int asked = 0;
+  f.ctx.capabilities = [&]() -> std::optional<Capabilities> {
+    ++asked;
+    return Capabilities{"v1.33.13", {"example.com/v1", "example.com/v1/Widget", "v1"}};
+  };
+  REQUIRE(f.Run(Make("hf", "helmfile", "hf")));
+  CHECK(asked == 1);
+  CHECK(f.processes.Commands().back() ==
+        "helm template web repo/hf/web --namespace apps --no-hooks --kube-version v1.33.13 --api-versions "
+        "example.com/v1 --api-versions example.com/v1/Widget --api-versions v1 --values -");
+  f.ctx.capabilities = [] { return std::optional<Capabilities>(); };  // a cluster that cannot say
+  REQUIRE(f.Run(Make("hf", "helmfile", "hf")));
+  CHECK(f.processes.Commands().back() == "helm template web repo/hf/web --namespace apps --no-hooks --values -");
+}
+
 TEST_CASE("render helmfile: helm template per release with merged values on stdin") {
   Fixture f;
   f.file.environment = "prod";
@@ -293,10 +315,10 @@ TEST_CASE("render helmfile: helm template per release with merged values on stdi
         std::vector<std::string>{
             "helmfile --file repo/hf/helmfile.yaml --state-values-set domain=example.org "
             "--state-values-set tag=v2 template --include-crds --kube-version 1.31.0 --values repo/extra/prod.yaml",
-            "helm template web repo/hf/charts/web --namespace apps --version 1.2.3 --include-crds --kube-version 1.31.0 "
-            "--values -",
-            "helm template cache redis --repo https://charts.example.com --namespace fallback --include-crds "
-            "--kube-version 1.31.0 --values -"});
+            "helm template web repo/hf/charts/web --namespace apps --version 1.2.3 --no-hooks --include-crds "
+            "--kube-version 1.31.0 --values -",
+            "helm template cache redis --repo https://charts.example.com --namespace fallback --no-hooks "
+            "--include-crds --kube-version 1.31.0 --values -"});
   CHECK(json::parse(f.processes.requests[1].stdin_data) ==
         json::parse(R"({"image":{"repo":"nginx","tag":"v2"},"env":"prod","replicas":3})"));
   CHECK(json::parse(f.processes.requests[2].stdin_data) == json::parse(R"({"host":"example.org","replicas":3})"));
