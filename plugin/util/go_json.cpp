@@ -156,6 +156,17 @@ void AppendValue(std::string& out, const nlohmann::json& value) {
 void AppendGoJsonString(std::string& out, std::string_view text) {
   out.push_back('"');
   for (size_t i = 0; i < text.size();) {
+    size_t plain = i;  // a run that needs no escaping is copied at once
+    while (plain < text.size()) {
+      const auto b = static_cast<unsigned char>(text[plain]);
+      if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&') break;
+      ++plain;
+    }
+    if (plain > i) {
+      out.append(text.data() + i, plain - i);
+      i = plain;
+      continue;
+    }
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
       switch (c) {

@@ -55,6 +55,11 @@ bool AllowedInYaml(uint32_t c) {
 Status ValidateYamlText(std::string_view text, const YamlOptions& options) {
   int line = 0, column = 0;
   for (size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte <= 0x7E) {  // printable ASCII, most of any manifest
+      ++column, ++i;
+      continue;
+    }
     uint32_t code = 0;
     const size_t len = DecodeUtf8(text, i, code);
     if (len == 0) return PositionedError(options, line, column, "invalid UTF-8 in YAML input");
