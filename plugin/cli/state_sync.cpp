@@ -172,8 +172,8 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   }
   std::unique_ptr<SyncHistory> history;
   if (so.dry_run == kube::DryRun::kNone) {
-    RevisionStart rs{given_selection, {}, selection->file.dir, lock_holder, plan ? state::PlanDigest(*plan) : "",
-                     history_limit};
+    RevisionStart rs{given_selection, {}, selection->file.dir, so.git_commit, lock_holder,
+                     plan ? state::PlanDigest(*plan) : "", history_limit};
     if (plan) rs.selection = plan->selection;
     for (const auto* m : selection->manifests) rs.manifests.push_back(m->name);
     auto started = SyncHistory::Start(ctx, client, (*session)->log, rs);

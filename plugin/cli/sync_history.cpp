@@ -15,7 +15,7 @@ util::Result<std::unique_ptr<SyncHistory>> SyncHistory::Start(Context& ctx, kube
   r.id = ids.Next();
   r.started_at = util::FormatRfc3339Micro(ctx.clock.Now());
   r.user = state::WhoAmI(client);
-  r.git_commit = GitCommit(ctx, start.dir);
+  r.git_commit = start.git_commit;
   r.git_dirty = !r.git_commit.empty() && GitDirty(ctx, start.dir);
   r.version = std::string(BuildVersion());
   r.selection = start.selection;

@@ -13,7 +13,8 @@ namespace tazuna::cli {
 struct RevisionStart {
   state::RevisionSelection selection;
   std::vector<std::string> manifests;  ///< selected, in order
-  std::string dir;                     ///< of tazuna.yaml: its git commit and dirty flag
+  std::string dir;                     ///< of tazuna.yaml: whether its git work tree is dirty
+  std::string git_commit;              ///< GitCommit of `dir` ("" outside git)
   std::string lock_holder;
   std::string plan_digest;
   int history_limit = state::kDefaultHistoryLimit;
