@@ -68,6 +68,24 @@ std::string RevisionAfterPlan(kube::Client& client, util::Logger& log, const sta
   return "";
 }
 
+// With --plan: whether the inputs (read under the lock, so nothing can move between this check and the
+// applies) are exactly the plan's.
+util::Status CheckPlanUnderLock(const std::optional<state::Plan>& plan, kube::Client& client, util::Logger& log,
+                                const std::vector<state::SyncInput>& inputs) {
+  if (!plan) return util::Ok();
+  auto revision_of = [&](const std::string& m) { return RevisionAfterPlan(client, log, *plan, m); };
+  return state::CheckPlan(*plan, inputs, revision_of);
+}
+
+// What the revision of this sync records at its start.
+RevisionStart MakeRevisionStart(const StateSyncOptions& o, const Selection& selection, const state::SyncOptions& so,
+                                const std::string& lock_holder) {
+  RevisionStart rs{o.plan ? o.plan->selection : o.given_selection, {}, selection.file.dir, so.git_commit, lock_holder,
+                   o.plan ? state::PlanDigest(*o.plan) : "", o.history_limit};
+  for (const auto* m : selection.manifests) rs.manifests.push_back(m->name);
+  return rs;
+}
+
 }  // namespace
 
 util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
@@ -119,7 +137,8 @@ util::Status StateSyncOptions::Validate() const {
 }
 
 // Longer than 40 lines on purpose: it is the one ordered list of checks that must all pass before the
-// first write (context guard, lock, Secret key, origin, owners), and splitting it hides that order.
+// first write (context guard, lock, Secret key, origin, plan, owners, revision record), and splitting it
+// hides that order.
 util::Result<int> StateSyncOptions::Run(Context& ctx) {
   const auto start = std::chrono::steady_clock::now();
   auto selection = LoadSelection(ctx, file);
@@ -166,16 +185,10 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   for (const auto& in : *inputs) {  // a state managed from another repository is not ours to change
     if (auto st = state::CheckOrigin(in.stored, so.origin, take_ownership); !st) return st.error();
   }
-  if (plan) {  // under the lock: nothing can move between this check and the applies
-    auto revision_of = [&](const std::string& m) { return RevisionAfterPlan(client, (*session)->log, *plan, m); };
-    if (auto st = state::CheckPlan(*plan, *inputs, revision_of); !st) return st.error();
-  }
-  std::unique_ptr<SyncHistory> history;
+  if (auto st = CheckPlanUnderLock(plan, client, (*session)->log, *inputs); !st) return st.error();
+  std::unique_ptr<SyncHistory> history;  // created before the first write, so a killed sync leaves its record
   if (so.dry_run == kube::DryRun::kNone) {
-    RevisionStart rs{given_selection, {}, selection->file.dir, so.git_commit, lock_holder,
-                     plan ? state::PlanDigest(*plan) : "", history_limit};
-    if (plan) rs.selection = plan->selection;
-    for (const auto* m : selection->manifests) rs.manifests.push_back(m->name);
+    const RevisionStart rs = MakeRevisionStart(*this, *selection, so, lock_holder);
     auto started = SyncHistory::Start(ctx, client, (*session)->log, rs);
     if (!started) return started.error();
     history = std::move(*started);
