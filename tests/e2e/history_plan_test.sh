@@ -39,7 +39,8 @@ before=$(newest_record)
 kubectl tazuna state sync --concurrency 1 >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 600); do [ "$(newest_record)" != "$before" ] && break; sleep 0.05; done
-sleep 0.3
+run kubectl tazuna state history -m "$M"
+expect_contains "$(echo "$OUT" | sed -n 2p)" "in-progress" "a running sync reads as in-progress"
 if kill -9 "$pid" 2>/dev/null; then pass "sync 3 killed with SIGKILL while applying"; else fail "sync 3 finished before it was killed"; fi
 wait "$pid" 2>/dev/null
 killed_record=$(newest_record)
@@ -127,6 +128,13 @@ expect_eq "$(state_rvs)|$(object_rvs)|$(newest_record)" "$states_before|$objects
   "nothing written: state, objects and history unchanged"
 expect_rc 1 "a plan with another selection" kubectl tazuna state sync --plan "$E2E_TMP/plan3.json" -m other
 expect_contains "$ERR" "was made for every manifest, not -m other" "names both selections"
+
+# --- 4. A sync whose apply the server rejects is recorded as failed.
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bad, namespace: %s}\ndata: {"not a key!": "x"}\n' "$ns" > "$repo/objs/bad.yaml"
+expect_rc 1 "a sync with an invalid object fails" kubectl tazuna state sync
+run kubectl tazuna state history -m "$M"
+expect_contains "$(echo "$OUT" | sed -n 2p)" "failed" "its revision is failed"
+expect_contains "$(echo "$OUT" | sed -n 2p)" "1 failed" "and counts the failed object"
 
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
 kubectl delete cm -n tazuna "tazuna-state-$M" >/dev/null 2>&1
