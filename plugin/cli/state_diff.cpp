@@ -1,4 +1,4 @@
-// kubectl tazuna state diff [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml]
+// kubectl tazuna state diff [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml] [--out PLAN]
 #include "cli/state_diff.hpp"
 
 #include <cerrno>

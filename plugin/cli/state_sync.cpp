@@ -1,4 +1,4 @@
-// kubectl tazuna state sync [-f] [-e] [-t] [-m] [--prune] [--dry-run=none|server] [--concurrency N] [-o ...]
+// kubectl tazuna state sync [-f] [-e] [-t] [-m] [--prune] [--dry-run=none|server] [--concurrency N] [--plan FILE] [-o ...]
 #include "cli/state_sync.hpp"
 
 #include <algorithm>
