@@ -31,7 +31,10 @@ util::Error BadField(const std::string& field) {
 }
 
 json ObjectJson(const RevisionObject& o) {
-  return {{"manifest", o.manifest}, {"key", o.key}, {"verb", o.verb}, {"oldHash", o.old_hash}, {"newHash", o.new_hash}};
+  json j = {{"manifest", o.manifest}, {"key", o.key}, {"verb", o.verb}};
+  if (!o.old_hash.empty()) j["oldHash"] = o.old_hash;
+  if (!o.new_hash.empty()) j["newHash"] = o.new_hash;
+  return j;
 }
 
 // nlohmann::json::get throws on a wrong type; this is the one wrapper that catches it.

@@ -22,9 +22,9 @@ namespace tazuna::state {
 inline constexpr char kRevisionPrefix[] = "tazuna-revision-";
 inline constexpr char kRevisionLabel[] = "tazuna.pepabo.com/revision";
 /// A sync that changes more objects than this records only per-manifest counts.
-inline constexpr size_t kMaxRecordedObjects = 2000;
+inline constexpr size_t kMaxRecordedObjects = 3000;
 /// ... as does one whose record would pass this many bytes (a ConfigMap holds at most 1 MiB).
-inline constexpr size_t kMaxRecordBytes = 256 * 1024;
+inline constexpr size_t kMaxRecordBytes = 384 * 1024;
 /// `--history-limit` default: revisions kept.
 inline constexpr int kDefaultHistoryLimit = 20;
 
@@ -75,7 +75,8 @@ struct Revision {
 };
 
 /// The record's JSON (keys: id, startedAt, finishedAt, status, user, gitCommit, gitDirty, version,
-/// selection, manifests, counts, objects, objectsOmitted, planDigest, lockHolder).
+/// selection, manifests, counts, objects, objectsOmitted, planDigest, lockHolder). An object's empty
+/// oldHash or newHash is left out, to keep large records small.
 nlohmann::json RevisionToJson(const Revision& revision);
 /// Parses RevisionToJson's output; kInput naming the field for a wrong type or an unknown status.
 util::Result<Revision> RevisionFromJson(const nlohmann::json& json);

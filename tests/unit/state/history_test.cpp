@@ -104,6 +104,19 @@ TEST_CASE("history: a very large sync records counts only, far below the ConfigM
   CHECK(ChangeSummary(r) == "5000 created");
 }
 
+TEST_CASE("history: a sync of a couple of thousand objects still lists them, within the record bound") {
+  SyncReport report;
+  for (int i = 0; i < 2400; ++i) {
+    report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/object-" + std::to_string(i), {},
+                                        Verb::kCreated, std::string(64, 'a')));
+  }
+  Revision r = Sample();
+  RecordOutcome(r, report, {Input("web", {})});
+  CHECK(r.objects.size() == 2400);
+  CHECK(r.objects_omitted == 0);
+  CHECK(RevisionToJson(r).dump().size() <= kMaxRecordBytes);
+}
+
 TEST_CASE("history: ChangeSummary lists verbs in kubectl's order") {
   struct Case {
     std::string name;
