@@ -35,6 +35,16 @@ SyncInput Input(const std::string& manifest, std::vector<DiffEntry> diff) {
   return in;
 }
 
+// A first sync of `n` ConfigMaps of manifest web: every row created.
+SyncReport Created(int n) {
+  SyncReport report;
+  for (int i = 0; i < n; ++i) {
+    report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/object-" + std::to_string(i), {},
+                                        Verb::kCreated, std::string(64, 'a')));
+  }
+  return report;
+}
+
 TEST_CASE("history: a record survives JSON, and a bad one is a clear error") {
   const Revision r = Sample();
   auto back = RevisionFromJson(RevisionToJson(r));
@@ -90,13 +100,8 @@ TEST_CASE("history: RecordOutcome counts every verb and lists changed objects wi
 }
 
 TEST_CASE("history: a very large sync records counts only, far below the ConfigMap limit") {
-  SyncReport report;
-  for (int i = 0; i < 5000; ++i) {
-    report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/object-" + std::to_string(i), {},
-                                        Verb::kCreated, std::string(64, 'a')));
-  }
   Revision r = Sample();
-  RecordOutcome(r, report, {Input("web", {})});
+  RecordOutcome(r, Created(5000), {Input("web", {})});
   CHECK(r.objects.empty());
   CHECK(r.objects_omitted == 5000);
   CHECK(r.counts["web"]["created"] == 5000);
@@ -105,13 +110,8 @@ TEST_CASE("history: a very large sync records counts only, far below the ConfigM
 }
 
 TEST_CASE("history: a sync of a couple of thousand objects still lists them, within the record bound") {
-  SyncReport report;
-  for (int i = 0; i < 2400; ++i) {
-    report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/object-" + std::to_string(i), {},
-                                        Verb::kCreated, std::string(64, 'a')));
-  }
   Revision r = Sample();
-  RecordOutcome(r, report, {Input("web", {})});
+  RecordOutcome(r, Created(2400), {Input("web", {})});
   CHECK(r.objects.size() == 2400);
   CHECK(r.objects_omitted == 0);
   CHECK(RevisionToJson(r).dump().size() <= kMaxRecordBytes);
