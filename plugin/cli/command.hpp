@@ -78,5 +78,6 @@ Command NewStateDiffCommand();
 Command NewStateSyncCommand();
 Command NewStateDriftCommand();
 Command NewStateForgetCommand();
+Command NewStateHistoryCommand();
 
 }  // namespace tazuna::cli

@@ -11,7 +11,7 @@ namespace tazuna::cli {
 
 std::vector<Command> AllCommands() {
   return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewStateDriftCommand(),
-          NewStateForgetCommand(), NewBuildCommand(),
+          NewStateForgetCommand(), NewStateHistoryCommand(), NewBuildCommand(),
           NewVersionCommand()};
 }
 

@@ -173,6 +173,8 @@ state::StateStore NewStateStore(kube::Client& client) {
 
 std::string GitCommit(Context& ctx, const std::string& dir) { return Git(ctx, dir, {"rev-parse", "HEAD"}); }
 
+bool GitDirty(Context& ctx, const std::string& dir) { return !Git(ctx, dir, {"status", "--porcelain"}).empty(); }
+
 std::string ObjectName(const std::string& group, const std::string& kind, const std::string& name) {
   return util::ToLower(kind) + (group.empty() ? "" : "." + group) + "/" + name;
 }

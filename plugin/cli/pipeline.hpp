@@ -59,6 +59,10 @@ state::StateStore NewStateStore(kube::Client& client);
 /// `git rev-parse HEAD` in `dir`, or "" when not a repository or git is missing.
 std::string GitCommit(Context& ctx, const std::string& dir);
 
+/// Whether the git work tree of `dir` has uncommitted changes (`git status --porcelain` prints any);
+/// false outside a repository.
+bool GitDirty(Context& ctx, const std::string& dir);
+
 /// kubectl's `kind.group/name` (lowercase kind), e.g. `deployment.apps/web`, `configmap/cfg`.
 std::string ObjectName(const std::string& group, const std::string& kind, const std::string& name);
 

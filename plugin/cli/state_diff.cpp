@@ -1,12 +1,19 @@
-// kubectl tazuna state diff [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml]
+// kubectl tazuna state diff [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml] [--out PLAN]
 #include "cli/state_diff.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
 #include "state/plan.hpp"
+#include "state/plan_file.hpp"
 #include "state/secret_key.hpp"
 #include "state/store.hpp"
+#include "util/strings.hpp"
 
 namespace tazuna::cli {
 
@@ -42,6 +49,38 @@ void PrintDiffTable(const StateDiffResult& r, print::Format format, bool no_head
     t.rows.push_back(std::move(cells));
   }
   print::PrintTable(out, t, !no_headers);
+}
+
+// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a reader never sees
+// half a plan.
+util::Status WriteWhole(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.flush();
+    if (!f) return util::MakeError(util::ErrorKind::kInput, util::StrCat("write plan ", path, ": ", std::strerror(errno)));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());  // best effort: the rename error is the one reported
+    return util::MakeError(util::ErrorKind::kInput, util::StrCat("write plan ", path, ": ", why));
+  }
+  return util::Ok();
+}
+
+util::Status WritePlan(Context& ctx, const StateDiffOptions& o, const std::vector<state::SyncInput>& inputs,
+                       util::Logger& log) {
+  const state::RevisionSelection selection{o.file.environment, o.file.tags, o.file.manifests};
+  const state::Plan plan = state::MakePlan(selection, inputs, util::FormatRfc3339(ctx.clock.Now()));
+  for (const auto& obj : plan.objects) {
+    if (obj.hash.empty()) {
+      log.Warning("the plan has no hash for " + obj.key + " (the Secret hash key is missing or unreadable): "
+                  "state sync --plan will refuse it");
+      break;
+    }
+  }
+  return WriteWhole(o.out_file, state::EncodePlan(plan));
 }
 
 }  // namespace
@@ -89,6 +128,9 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   for (const auto& in : *inputs) {  // rows against another repository's state would mean nothing
     if (auto st = state::CheckOrigin(in.stored, origin, false); !st) return st.error();
   }
+  if (!out_file.empty()) {
+    if (auto st = WritePlan(ctx, *this, *inputs, (*session)->log); !st) return st.error();
+  }
   StateDiffResult result;
   std::vector<state::DiffEntry>& all = result.entries;
   for (const auto& in : *inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
@@ -116,7 +158,9 @@ Command NewStateDiffCommand() {
       "Exit status: 0 No differences were found. 1 Differences were found. >1 An error occurred.\n";
   c.examples = "  # What would the next sync change?\n  kubectl tazuna state diff\n\n"
                "  # Only the cni manifest, for the production environment, as JSON\n"
-               "  kubectl tazuna state diff -m cni -e production -o json\n";
+               "  kubectl tazuna state diff -m cni -e production -o json\n\n"
+               "  # Save a plan for review; state sync --plan applies it only if nothing moved\n"
+               "  kubectl tazuna state diff --out plan.json\n";
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
@@ -125,6 +169,8 @@ Command NewStateDiffCommand() {
     f.Bool(&o->show_changes, "show-changes", 0,
            "Also show a unified diff of each added or modified object: live vs. server-side dry run "
            "(Secret values masked; KUBECTL_EXTERNAL_DIFF is honoured).");
+    f.String(&o->out_file, "out", 0,
+             "Also write a plan to this file (hashes and resourceVersions, no object bodies) for state sync --plan.");
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

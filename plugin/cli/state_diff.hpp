@@ -25,6 +25,7 @@ struct StateDiffOptions {
   std::string output = "table";
   bool no_headers = false;
   bool show_changes = false;
+  std::string out_file;  ///< --out: also write a plan for `state sync --plan`
   // Completed:
   print::Format format = print::Format::kTable;
   std::unique_ptr<print::Printer<StateDiffResult>> printer;
@@ -33,7 +34,8 @@ struct StateDiffOptions {
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// Flag combinations (none conflict today); no I/O.
   util::Status Validate() const;
-  /// Renders, reads the state and prints the changes; kExitDifferences when there are any.
+  /// Renders, reads the state and prints the changes (and writes the plan to --out); kExitDifferences
+  /// when there are any.
   util::Result<int> Run(Context& ctx);
 };
 

@@ -1,10 +1,12 @@
-// kubectl tazuna state sync [-f] [-e] [-t] [-m] [--prune] [--dry-run=none|server] [--concurrency N] [-o ...]
+// kubectl tazuna state sync [-f] [-e] [-t] [-m] [--prune] [--dry-run=none|server] [--concurrency N] [--plan FILE] [-o ...]
 #include "cli/state_sync.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "cli/pipeline.hpp"
 #include "cli/progress.hpp"
+#include "cli/sync_history.hpp"
 #include "cli/sync_output.hpp"
 #include "manifest/manifest.hpp"
 #include "state/lease.hpp"
@@ -47,6 +49,43 @@ bool HasRemoved(const std::vector<state::SyncInput>& inputs) {
   return false;
 }
 
+// "-e prod -t net -m cni" (the flags that pick these manifests), or "every manifest".
+std::string DescribeSelection(const state::RevisionSelection& s) {
+  const std::string flags = state::SelectionFlags(s);
+  return flags.empty() ? "every manifest" : flags;
+}
+
+// The newest revision, made after `plan`, that synced `manifest` ("" when there is none).
+std::string RevisionAfterPlan(kube::Client& client, util::Logger& log, const state::Plan& plan,
+                              const std::string& manifest) {
+  auto revisions = state::HistoryStore(client).List(log);
+  std::chrono::system_clock::time_point planned, started;
+  if (!revisions || !util::ParseRfc3339(plan.created_at, &planned)) return "";
+  for (const auto& r : *revisions) {
+    const bool synced = std::find(r.manifests.begin(), r.manifests.end(), manifest) != r.manifests.end();
+    if (synced && util::ParseRfc3339(r.started_at, &started) && started >= planned) return r.id;
+  }
+  return "";
+}
+
+// With --plan: whether the inputs (read under the lock, so nothing can move between this check and the
+// applies) are exactly the plan's.
+util::Status CheckPlanUnderLock(const std::optional<state::Plan>& plan, kube::Client& client, util::Logger& log,
+                                const std::vector<state::SyncInput>& inputs) {
+  if (!plan) return util::Ok();
+  auto revision_of = [&](const std::string& m) { return RevisionAfterPlan(client, log, *plan, m); };
+  return state::CheckPlan(*plan, inputs, revision_of);
+}
+
+// What the revision of this sync records at its start.
+RevisionStart MakeRevisionStart(const StateSyncOptions& o, const Selection& selection, const state::SyncOptions& so,
+                                const std::string& lock_holder) {
+  RevisionStart rs{o.plan ? o.plan->selection : o.given_selection, {}, selection.file.dir, so.git_commit, lock_holder,
+                   o.plan ? state::PlanDigest(*o.plan) : "", o.history_limit};
+  for (const auto* m : selection.manifests) rs.manifests.push_back(m->name);
+  return rs;
+}
+
 }  // namespace
 
 util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
@@ -57,6 +96,16 @@ util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
   auto format = print::ParseFormat(output, {"table", "json", "yaml"});
   if (!format) return format.error();
   printer = NewSyncReportPrinter(*format, SyncLineStyle{prune, DryRunStrategy(dry_run)});
+  given_selection = {file.environment, file.tags, file.manifests};
+  if (plan_file.empty()) return util::Ok();
+  auto text = ctx.files.ReadFile(plan_file);
+  if (!text) return text.error().WithContext("--plan");
+  auto decoded = state::DecodePlan(*text);
+  if (!decoded) return decoded.error().WithContext("--plan " + plan_file);
+  plan = std::move(*decoded);
+  file.environment = plan->selection.environment;
+  file.tags = plan->selection.tags;
+  file.manifests = plan->selection.manifests;
   return util::Ok();
 }
 
@@ -70,11 +119,26 @@ util::Status StateSyncOptions::Validate() const {
   if (concurrency < 1 || concurrency > 512) {
     return util::MakeError(util::ErrorKind::kUsage, "--concurrency must be between 1 and 512");
   }
+  if (history_limit < 1 || history_limit > 1000) {
+    return util::MakeError(util::ErrorKind::kUsage, "--history-limit must be between 1 and 1000");
+  }
+  if (!plan) return util::Ok();
+  const auto& g = given_selection;
+  const auto& p = plan->selection;
+  if ((!g.environment.empty() && g.environment != p.environment) || (!g.tags.empty() && g.tags != p.tags) ||
+      (!g.manifests.empty() && g.manifests != p.manifests)) {
+    auto e = util::MakeError(util::ErrorKind::kUsage,
+                             util::StrCat("--plan ", plan_file, " was made for ", DescribeSelection(p), ", not ",
+                                          DescribeSelection(g)));
+    e.hint = "Drop -e/-t/-m (the plan's selection is used), or make a new plan with state diff --out.";
+    return e;
+  }
   return util::Ok();
 }
 
 // Longer than 40 lines on purpose: it is the one ordered list of checks that must all pass before the
-// first write (context guard, lock, Secret key, origin, owners), and splitting it hides that order.
+// first write (context guard, lock, Secret key, origin, plan, owners, revision record), and splitting it
+// hides that order.
 util::Result<int> StateSyncOptions::Run(Context& ctx) {
   const auto start = std::chrono::steady_clock::now();
   auto selection = LoadSelection(ctx, file);
@@ -97,17 +161,21 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   so.origin = FindOrigin(ctx, selection->file.path, &(*session)->log);
   state::StateStore store = NewStateStore(client);
   std::unique_ptr<state::SyncLock> lock;
+  std::string lock_holder;
   if (so.dry_run == kube::DryRun::kNone) {
     if (auto st = store.EnsureNamespace(); !st) return st.error();
     state::LockOptions lo = state::DefaultLockOptions();
     lo.wait = lock_wait;
+    lock_holder = lo.holder;
     auto taken = state::SyncLock::Acquire(client, ctx.clock, (*session)->log, lo);
     if (!taken) return taken.error();
     lock = std::move(*taken);
     so.fence = [l = lock.get()] { return l->Check(); };  // every write first checks the lock is still ours
   }
   if (state::AnySecret(run->manifests)) {  // Secrets are recorded with keyed hashes (the key is made once)
-    const auto create = so.dry_run == kube::DryRun::kNone ? state::CreateKey::kYes : state::CreateKey::kNo;
+    // A plan vouches only for hashes it could key: with one, the key is never made here.
+    const bool make_key = so.dry_run == kube::DryRun::kNone && !plan;
+    const auto create = make_key ? state::CreateKey::kYes : state::CreateKey::kNo;
     auto key = state::LoadSecretHashKey(client, create);
     if (!key) return key.error();
     state::KeySecretHashes(run->manifests, *key);
@@ -116,6 +184,14 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   if (!inputs) return inputs.error();
   for (const auto& in : *inputs) {  // a state managed from another repository is not ours to change
     if (auto st = state::CheckOrigin(in.stored, so.origin, take_ownership); !st) return st.error();
+  }
+  if (auto st = CheckPlanUnderLock(plan, client, (*session)->log, *inputs); !st) return st.error();
+  std::unique_ptr<SyncHistory> history;  // created before the first write, so a killed sync leaves its record
+  if (so.dry_run == kube::DryRun::kNone) {
+    const RevisionStart rs = MakeRevisionStart(*this, *selection, so, lock_holder);
+    auto started = SyncHistory::Start(ctx, client, (*session)->log, rs);
+    if (!started) return started.error();
+    history = std::move(*started);
   }
   // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply.
   so.live_owners = state::ReadLiveOwners(client, *inputs, state::OwnerRows::kApplies, (*session)->log);
@@ -133,6 +209,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   auto report = engine.Run(*inputs, manifest::SyncLayers(selection->manifests), so,
                            [&](size_t done, size_t total) { progress.Update(done, total); });
   progress.Done();
+  if (history) history->Finish(report, *inputs);
   if (!report) return report.error();
   if (so.dry_run == kube::DryRun::kNone) {
     if (auto st = state::ReleaseTaken(store, *run->identities, *report); !st) return st.error();
@@ -156,10 +233,13 @@ Command NewStateSyncCommand() {
       "loses nothing and a rerun converges. Removed objects are deleted only with --prune (or\n"
       "TAZUNA_STATE_SYNC_DELETE=true), only when every apply succeeded, and only objects tazuna's field\n"
       "manager owns and no manifest of tazuna.yaml still renders; every kept object says why.\n"
-      "One sync at a time holds the Lease tazuna/tazuna-sync.\n";
+      "One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision\n"
+      "(see state history); --plan applies a reviewed plan only if nothing moved since it was made.\n";
   c.examples = "  # Sync everything in ./tazuna.yaml\n  kubectl tazuna state sync\n\n"
                "  # Also delete objects that were removed from the manifests\n  kubectl tazuna state sync --prune\n\n"
-               "  # See what the server would do, changing nothing\n  kubectl tazuna state sync --dry-run=server\n";
+               "  # See what the server would do, changing nothing\n  kubectl tazuna state sync --dry-run=server\n\n"
+               "  # Apply exactly a reviewed plan\n  kubectl tazuna state diff --out plan.json\n"
+               "  kubectl tazuna state sync --plan plan.json\n";
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
     f.Bool(&o->prune, "prune", 0,
@@ -172,6 +252,10 @@ Command NewStateSyncCommand() {
     f.String(&o->dry_run, "dry-run", 0, "Must be \"none\" or \"server\". server: send every write with dryRun=All; no state changes.");
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     f.String(&o->lock_timeout, "lock-timeout", 0, "How long to wait for another sync's lock (seconds, e.g. 90s).");
+    f.String(&o->plan_file, "plan", 0,
+             "Apply only what this plan (from state diff --out) showed: refused, writing nothing, when the render "
+             "or the recorded state moved since.");
+    f.Int(&o->history_limit, "history-limit", 0, "Revisions of the sync history to keep (older ones are deleted).");
     AddOutputFlag(f, o->output, "table, json, yaml");
     AddConnectionFlags(f, o->connection);
   };

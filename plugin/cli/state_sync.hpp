@@ -2,11 +2,14 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/print/printer.hpp"
+#include "state/history.hpp"
+#include "state/plan_file.hpp"
 #include "state/sync_engine.hpp"
 
 namespace tazuna::cli {
@@ -22,14 +25,20 @@ struct StateSyncOptions {
   int concurrency = 32;
   std::string output = "table";
   std::string lock_timeout = "60s";
+  std::string plan_file;  ///< --plan
+  int history_limit = state::kDefaultHistoryLimit;
   // Completed:
   std::chrono::milliseconds lock_wait{60000};
+  std::optional<state::Plan> plan;          ///< read from --plan
+  state::RevisionSelection given_selection;  ///< -e/-t/-m as given (the plan's replace them)
   std::unique_ptr<print::Printer<state::SyncReport>> printer;
 
-  /// Reads TAZUNA_STATE_SYNC_DELETE, parses --lock-timeout (seconds, at most a day) and picks the
-  /// printer from -o; kUsage errors naming the flag.
+  /// Reads TAZUNA_STATE_SYNC_DELETE, parses --lock-timeout (seconds, at most a day), reads the --plan
+  /// file (its selection replaces -e/-t/-m) and picks the printer from -o; kUsage errors naming the flag,
+  /// the file's read or parse error.
   util::Status Complete(Context& ctx, const FlagSet& flags);
-  /// --dry-run is none or server (hinting at server for client/true), --concurrency 1..512; no I/O.
+  /// --dry-run is none or server (hinting at server for client/true), --concurrency 1..512,
+  /// --history-limit 1..1000, -e/-t/-m with --plan only when they equal the plan's; no I/O.
   util::Status Validate() const;
   /// Renders, takes the sync lock and applies; kExitError when an object failed or a prune was refused.
   util::Result<int> Run(Context& ctx);

@@ -58,5 +58,48 @@ TEST_CASE("state sync: Complete reads TAZUNA_STATE_SYNC_DELETE and the lock time
   REQUIRE(o.printer != nullptr);
 }
 
+TEST_CASE("state sync: --history-limit and --plan with -e/-t/-m") {
+  state::Plan plan;
+  plan.created_at = "2026-11-23T18:00:00Z";
+  plan.selection = {"prod", {"net"}, {"cni"}};
+  const std::string plan_text = state::EncodePlan(plan);
+  struct Case {
+    std::string name;
+    int history_limit = 20;
+    std::string plan_file;
+    state::RevisionSelection given;
+    std::string want;
+  };
+  const std::string made_for = "error: --plan plan.json was made for -e prod -t net -m cni, not ";
+  const std::string hint = "Drop -e/-t/-m (the plan's selection is used), or make a new plan with state diff --out.\n";
+  const std::vector<Case> cases = {
+      {"smallest history", 1, "", {}, ""},
+      {"largest history", 1000, "", {}, ""},
+      {"no history", 0, "", {}, "error: --history-limit must be between 1 and 1000\n"},
+      {"too much history", 1001, "", {}, "error: --history-limit must be between 1 and 1000\n"},
+      {"plan alone", 20, "plan.json", {}, ""},
+      {"plan with its own selection", 20, "plan.json", {"prod", {"net"}, {"cni"}}, ""},
+      {"plan with another environment", 20, "plan.json", {"staging", {}, {}}, made_for + "-e staging\n" + hint},
+      {"plan with other tags", 20, "plan.json", {"", {"apps"}, {}}, made_for + "-t apps\n" + hint},
+      {"plan with another manifest", 20, "plan.json", {"", {}, {"web"}}, made_for + "-m web\n" + hint},
+      {"missing plan", 20, "gone.json", {}, "error: --plan: open gone.json: no such file or directory\n"},
+      {"not a plan", 20, "bad.json", {}, "error: --plan bad.json: invalid plan: not a JSON object\n"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    testing::Harness h;
+    h.files.files["plan.json"] = plan_text;
+    h.files.files["bad.json"] = "{";
+    StateSyncOptions o;
+    o.history_limit = c.history_limit;
+    o.plan_file = c.plan_file;
+    o.file.environment = c.given.environment;
+    o.file.tags = c.given.tags;
+    o.file.manifests = c.given.manifests;
+    CHECK(h.CompleteAndValidate(o) == c.want);
+    if (c.want.empty() && !c.plan_file.empty()) CHECK(o.file.manifests == std::vector<std::string>{"cni"});
+  }
+}
+
 }  // namespace
 }  // namespace tazuna::cli

@@ -14,11 +14,8 @@ using kube::testing::FakeClock;
 using kube::testing::FakeProcesses;
 using kube::testing::FakeTransport;
 
-constexpr char kAggCT[] = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
-constexpr char kCore[] =
-    R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":""},"versions":[{"version":"v1","resources":[)"
-    R"({"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"},)"
-    R"({"resource":"namespaces","responseKind":{"kind":"Namespace"},"scope":"Cluster"}]}]}]})";
+constexpr const char* kAggCT = kube::testing::kAggregatedDiscovery;
+constexpr const char* kCore = kube::testing::kCoreDiscovery;
 
 std::string ConfigMap(const std::string& rv, const nlohmann::json& data) {
   return nlohmann::json({{"apiVersion", "v1"}, {"kind", "ConfigMap"},

@@ -1,0 +1,188 @@
+// kubectl tazuna state history [REVISION] [-m NAME]... [-o table|wide|json|yaml] [--no-headers]
+#include "cli/state_history.hpp"
+
+#include <algorithm>
+
+#include "cli/print/table.hpp"
+#include "state/state_key.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::cli {
+
+namespace {
+
+using state::Revision;
+
+constexpr char kUlidAlphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghjkmnpqrstvwxyz";
+
+std::string Started(const Revision& r) {
+  std::chrono::system_clock::time_point t;
+  return util::ParseRfc3339(r.started_at, &t) ? util::FormatRfc3339(t) : r.started_at;
+}
+
+std::string Duration(const Revision& r) {
+  std::chrono::system_clock::time_point start, end;
+  if (!util::ParseRfc3339(r.started_at, &start) || !util::ParseRfc3339(r.finished_at, &end)) return "-";
+  return FormatDuration(std::chrono::duration_cast<std::chrono::milliseconds>(end - start));
+}
+
+std::string Commit(const Revision& r) {
+  if (r.git_commit.empty()) return "-";
+  return r.git_commit.substr(0, 12) + (r.git_dirty ? "-dirty" : "");
+}
+
+std::string Selection(const state::RevisionSelection& s) {
+  const std::string flags = state::SelectionFlags(s);
+  return flags.empty() ? "all" : flags;
+}
+
+void PrintRevisions(const std::vector<Revision>& revisions, bool wide, bool headers, std::ostream& out) {
+  print::Table t;
+  t.headers = {"REVISION", "STARTED", "DURATION", "USER", "COMMIT", "STATUS", "CHANGES"};
+  if (wide) t.headers.insert(t.headers.end(), {"VERSION", "SELECTION", "PLAN"});
+  for (const auto& r : revisions) {
+    std::vector<std::string> cells = {r.id,      Started(r), Duration(r), r.user, Commit(r), state::RevisionStatusName(r.status),
+                                      state::ChangeSummary(r)};
+    if (wide) cells.insert(cells.end(), {r.version, Selection(r.selection), r.plan_digest.empty() ? "-" : r.plan_digest.substr(0, 19)});
+    t.rows.push_back(std::move(cells));
+  }
+  print::PrintTable(out, t, headers);
+}
+
+void PrintObjects(const Revision& r, bool wide, bool headers, std::ostream& out) {
+  print::Table t;
+  t.headers = {"MANIFEST", "VERB", "APIVERSION", "KIND", "NAMESPACE", "NAME"};
+  if (wide) t.headers.insert(t.headers.end(), {"OLD-HASH", "NEW-HASH"});
+  for (const auto& o : r.objects) {
+    auto k = state::ParseStateKey(o.key);
+    const state::StateKey key = k ? *k : state::StateKey{o.manifest, "", "", "", "", o.key};
+    std::vector<std::string> cells = {o.manifest, o.verb, key.ApiVersion(), key.kind, key.namespace_name, key.name};
+    if (wide) cells.insert(cells.end(), {o.old_hash.substr(0, 12), o.new_hash.substr(0, 12)});
+    t.rows.push_back(std::move(cells));
+  }
+  print::PrintTable(out, t, headers);
+}
+
+nlohmann::json WithSummary(const Revision& r) {
+  nlohmann::json j = state::RevisionToJson(r);
+  j["changes"] = state::ChangeSummary(r);
+  return j;
+}
+
+bool SyncedAny(const Revision& r, const std::vector<std::string>& manifests) {
+  return std::any_of(manifests.begin(), manifests.end(), [&](const std::string& m) {
+    return std::find(r.manifests.begin(), r.manifests.end(), m) != r.manifests.end();
+  });
+}
+
+}  // namespace
+
+std::string FormatDuration(std::chrono::milliseconds d) {
+  const long long ms = std::max<long long>(d.count(), 0);
+  if (ms < 1000) return util::StrCat(ms, "ms");
+  if (ms < 10000) return util::StrCat(ms / 1000, ".", (ms % 1000) / 100, "s");
+  const long long s = ms / 1000;
+  if (s < 60) return util::StrCat(s, "s");
+  if (s < 3600) return util::StrCat(s / 60, "m", s % 60, "s");
+  return util::StrCat(s / 3600, "h", (s % 3600) / 60, "m");
+}
+
+util::Status StateHistoryOptions::Complete(Context& ctx, const FlagSet&, const std::vector<std::string>& a) {
+  args = a;
+  revision = args.empty() ? "" : args.front();
+  auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
+  if (!format) return format.error();
+  print::Renderers<StateHistoryResult> renderers;
+  renderers.machine = [](const StateHistoryResult& r) {
+    if (r.revision) return WithSummary(*r.revision);
+    std::vector<nlohmann::json> items;
+    for (const auto& rev : r.revisions) items.push_back(WithSummary(rev));
+    return print::ListOf(std::move(items));
+  };
+  renderers.human = [headers = !no_headers, err = &ctx.err](const StateHistoryResult& r, print::Format f,
+                                                            std::ostream& out) {
+    const bool wide = f == print::Format::kWide;
+    if (!r.revision) {
+      PrintRevisions(r.revisions, wide, headers, out);
+      if (r.revisions.empty()) *err << "No history found.\n";
+      return;
+    }
+    PrintObjects(*r.revision, wide, headers, out);
+    if (r.revision->objects_omitted > 0) {
+      *err << "Revision " << r.revision->id << " changed " << r.revision->objects_omitted
+           << " objects, too many to list: only counts were recorded (" << state::ChangeSummary(*r.revision) << ").\n";
+    } else if (r.revision->objects.empty()) {
+      *err << "Revision " << r.revision->id << " changed no objects.\n";
+    }
+  };
+  printer = print::NewPrinter(*format, std::move(renderers));
+  return util::Ok();
+}
+
+util::Status StateHistoryOptions::Validate() const {
+  if (args.size() > 1) {
+    return util::MakeError(util::ErrorKind::kUsage, "state history takes at most one REVISION argument");
+  }
+  const bool ulid_chars = revision.find_first_not_of(kUlidAlphabet) == std::string::npos;
+  if (!revision.empty() && (!ulid_chars || revision.size() > 26)) {
+    return util::MakeError(util::ErrorKind::kUsage,
+                           util::StrCat("invalid revision ", util::Quote(revision), ": give a ULID or a prefix of one"));
+  }
+  return util::Ok();
+}
+
+util::Result<int> StateHistoryOptions::Run(Context& ctx) {
+  auto session = OpenSession(ctx, connection);
+  if (!session) return session.error();
+  state::HistoryStore store(*(*session)->client);
+  auto revisions = store.List((*session)->log);
+  if (!revisions) return revisions.error();
+  auto lease = store.ReadLease();
+  if (!lease) return lease.error();
+  const auto now = ctx.clock.Now();
+  StateHistoryResult result;
+  for (auto& r : *revisions) {
+    r.status = state::EffectiveStatus(r, *lease, now);
+    if (manifests.empty() || SyncedAny(r, manifests)) result.revisions.push_back(std::move(r));
+  }
+  if (!revision.empty()) {
+    auto found = state::FindRevision(result.revisions, revision);
+    if (!found) return found.error();
+    if (!manifests.empty()) {
+      std::erase_if(found->objects, [&](const state::RevisionObject& o) {
+        return std::find(manifests.begin(), manifests.end(), o.manifest) == manifests.end();
+      });
+    }
+    result.revision = std::move(*found);
+  }
+  printer->Print(result, ctx.out);
+  return kExitOk;
+}
+
+Command NewStateHistoryCommand() {
+  auto o = std::make_shared<StateHistoryOptions>();
+  Command c;
+  c.path = "state history";
+  c.short_help = "List the syncs that wrote to the cluster, or the objects one of them changed";
+  c.long_help =
+      "Every sync that writes records a revision in namespace tazuna (a ConfigMap tazuna-revision-<ULID>):\n"
+      "when it started and how long it took, the user the apiserver saw, the git commit (-dirty when the\n"
+      "work tree had changes), the selection, the counts per verb, and the changed objects with their old\n"
+      "and new hashes (never values). A sync that is killed reads as interrupted once its lock has expired.\n"
+      "The newest --history-limit revisions (default 20) are kept.\n\n"
+      "With REVISION (a ULID, or a unique prefix of one) the objects that revision changed are listed.\n";
+  c.examples = "  # Who synced what, and when\n  kubectl tazuna state history\n\n"
+               "  # The objects one revision changed, with hashes\n  kubectl tazuna state history 01JD3 -o wide\n\n"
+               "  # Only syncs of the cni manifest, as JSON\n  kubectl tazuna state history -m cni -o json\n";
+  c.args_usage = "[REVISION]";
+  c.add_flags = [o](FlagSet& f) {
+    f.StringArray(&o->manifests, "manifest", 'm', "Only revisions that synced these manifests (repeatable).");
+    f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
+    AddOutputFlag(f, o->output, "table, wide, json, yaml");
+    AddConnectionFlags(f, o->connection);
+  };
+  c.run_with_args = RunOptionsWithArgs(o);
+  return c;
+}
+
+}  // namespace tazuna::cli

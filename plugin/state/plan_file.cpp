@@ -1,0 +1,169 @@
+#include "state/plan_file.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "util/sha256.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::state {
+
+using nlohmann::json;
+using util::StrCat;
+
+namespace {
+
+constexpr char kPlanApiVersion[] = "tazuna.pepabo.com/v1";
+constexpr char kPlanKind[] = "Plan";
+
+json ToJson(const Plan& p) {
+  json changes = json::array(), objects = json::array(), states = json::array();
+  for (const auto& r : p.changes) {
+    changes.push_back({{"manifest", r.manifest}, {"change", r.change}, {"key", r.key}, {"oldKey", r.old_key},
+                       {"oldHash", r.old_hash}, {"newHash", r.new_hash}});
+  }
+  for (const auto& o : p.objects) objects.push_back({{"manifest", o.manifest}, {"key", o.key}, {"hash", o.hash}});
+  for (const auto& s : p.states) {
+    states.push_back({{"manifest", s.manifest}, {"configMap", s.config_map}, {"resourceVersion", s.resource_version}});
+  }
+  return {{"apiVersion", kPlanApiVersion},
+          {"kind", kPlanKind},
+          {"createdAt", p.created_at},
+          {"selection",
+           {{"environment", p.selection.environment}, {"tags", p.selection.tags}, {"manifests", p.selection.manifests}}},
+          {"manifests", p.manifests},
+          {"changes", changes},
+          {"objects", objects},
+          {"states", states}};
+}
+
+std::string Str(const json& j, const char* key) { return j.at(key).get<std::string>(); }
+
+// nlohmann::json throws on a wrong type; this is the one wrapper that catches it.
+util::Result<Plan> FromJson(const json& j) {
+  try {
+    if (j.at("apiVersion") != kPlanApiVersion || j.at("kind") != kPlanKind) {
+      return util::MakeError(util::ErrorKind::kInput, StrCat("invalid plan: not a ", kPlanApiVersion, " ", kPlanKind));
+    }
+    Plan p;
+    p.created_at = j.at("createdAt").get<std::string>();
+    const json& sel = j.at("selection");
+    p.selection = {sel.at("environment").get<std::string>(), sel.at("tags").get<std::vector<std::string>>(),
+                   sel.at("manifests").get<std::vector<std::string>>()};
+    p.manifests = j.at("manifests").get<std::vector<std::string>>();
+    for (const auto& r : j.at("changes")) {
+      p.changes.push_back({Str(r, "manifest"), Str(r, "change"), Str(r, "key"), Str(r, "oldKey"), Str(r, "oldHash"),
+                           Str(r, "newHash")});
+    }
+    for (const auto& o : j.at("objects")) p.objects.push_back({Str(o, "manifest"), Str(o, "key"), Str(o, "hash")});
+    for (const auto& s : j.at("states")) {
+      p.states.push_back({Str(s, "manifest"), Str(s, "configMap"), Str(s, "resourceVersion")});
+    }
+    return p;
+  } catch (const json::exception& e) {
+    return util::MakeError(util::ErrorKind::kInput, StrCat("invalid plan: ", e.what()));
+  }
+}
+
+// kubectl's `kind.group/name -n namespace`, e.g. `deployment.apps/web -n x`.
+std::string Describe(const std::string& key) {
+  auto k = ParseStateKey(key);
+  if (!k) return key;
+  return StrCat(util::ToLower(k->kind), k->group.empty() ? "" : "." + k->group, "/", k->name,
+                k->namespace_name.empty() ? "" : " -n " + k->namespace_name);
+}
+
+util::Error Stale(const std::string& why) {
+  auto e = util::MakeError(util::ErrorKind::kConflict, "plan is stale: " + why);
+  e.hint = "Nothing was written. Run `kubectl tazuna state diff --out FILE` again and review the new plan.";
+  return e;
+}
+
+util::Status CheckStates(const Plan& plan, const std::vector<SyncInput>& inputs, const RevisionOfManifest& revision_of) {
+  std::map<std::string, std::vector<PlanState>> planned, now;
+  for (const auto& s : plan.states) planned[s.manifest].push_back(s);
+  for (const auto& s : MakePlan({}, inputs, "").states) now[s.manifest].push_back(s);
+  for (const auto& [manifest, states] : now) {
+    if (planned[manifest] == states) continue;
+    const std::string revision = revision_of ? revision_of(manifest) : "";
+    return Stale(StrCat("manifest ", util::Quote(manifest), " state changed since the plan",
+                        revision.empty() ? "" : " (revision " + revision + ")"));
+  }
+  return util::Ok();
+}
+
+util::Status CheckObjects(const Plan& plan, const std::vector<SyncInput>& inputs) {
+  std::map<std::pair<std::string, std::string>, std::string> planned;
+  for (const auto& o : plan.objects) planned[{o.manifest, o.key}] = o.hash;
+  for (const auto& in : inputs) {
+    for (const auto& d : in.desired.objects) {
+      const auto it = planned.find({in.desired.name, d.key_string});
+      if (it == planned.end()) return Stale(StrCat("object ", Describe(d.key_string), " is rendered but was not planned"));
+      if (it->second != d.hash || d.hash_state != HashState::kKnown) {
+        if (it->second.empty() || d.hash_state != HashState::kKnown) {
+          return util::MakeError(util::ErrorKind::kInput,
+                                 StrCat("a plan cannot vouch for object ", Describe(d.key_string),
+                                        ": its hash is unknown (the Secret hash key was missing or unreadable)"));
+        }
+        return Stale(StrCat("object ", Describe(d.key_string), " renders differently than planned"));
+      }
+      planned.erase(it);
+    }
+  }
+  if (!planned.empty()) {
+    return Stale(StrCat("object ", Describe(planned.begin()->first.second), " is no longer rendered"));
+  }
+  return util::Ok();
+}
+
+}  // namespace
+
+Plan MakePlan(const RevisionSelection& selection, const std::vector<SyncInput>& inputs, std::string created_at) {
+  Plan p;
+  p.created_at = std::move(created_at);
+  p.selection = selection;
+  for (const auto& in : inputs) {
+    p.manifests.push_back(in.desired.name);
+    for (const auto& e : in.diff) {
+      p.changes.push_back({e.manifest, ChangeTypeName(e.type), e.key, e.old_key, e.old_hash, e.new_hash});
+    }
+    for (const auto& d : in.desired.objects) {
+      p.objects.push_back({in.desired.name, d.key_string, d.hash_state == HashState::kKnown ? d.hash : ""});
+    }
+    if (in.stored.objects.empty()) p.states.push_back({in.desired.name, ConfigMapName(in.desired.name), ""});
+    for (const auto& o : in.stored.objects) p.states.push_back({in.desired.name, o.name, o.resource_version});
+  }
+  return p;
+}
+
+std::string EncodePlan(const Plan& plan) { return ToJson(plan).dump(2) + "\n"; }
+
+util::Result<Plan> DecodePlan(const std::string& text) {
+  const json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return util::MakeError(util::ErrorKind::kInput, "invalid plan: not a JSON object");
+  return FromJson(j);
+}
+
+std::string PlanDigest(const Plan& plan) { return "sha256:" + util::Sha256Hex(EncodePlan(plan)); }
+
+util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, const RevisionOfManifest& revision_of) {
+  std::vector<std::string> manifests;
+  for (const auto& in : inputs) manifests.push_back(in.desired.name);
+  if (manifests != plan.manifests) {
+    return Stale(StrCat("it was made for manifests ", util::Join(plan.manifests, ", "), ", this sync selects ",
+                        manifests.empty() ? "none" : util::Join(manifests, ", ")));
+  }
+  if (auto st = CheckStates(plan, inputs, revision_of); !st) return st;
+  if (auto st = CheckObjects(plan, inputs); !st) return st;
+  const Plan now = MakePlan(plan.selection, inputs, plan.created_at);
+  for (size_t i = 0; i < std::max(now.changes.size(), plan.changes.size()); ++i) {
+    if (i < now.changes.size() && i < plan.changes.size() && now.changes[i] == plan.changes[i]) continue;
+    const PlanRow& row = i < now.changes.size() ? now.changes[i] : plan.changes[i];
+    return Stale(StrCat("object ", Describe(row.key), " would change differently than planned"));
+  }
+  return util::Ok();
+}
+
+}  // namespace tazuna::state

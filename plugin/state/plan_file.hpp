@@ -1,0 +1,71 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "state/history.hpp"
+#include "state/sync_engine.hpp"
+#include "util/result.hpp"
+
+namespace tazuna::state {
+
+/// The resourceVersion a state ConfigMap had when the plan read it ("" when it did not exist).
+struct PlanState {
+  std::string manifest;
+  std::string config_map;
+  std::string resource_version;
+  bool operator==(const PlanState&) const = default;
+};
+
+/// One diff row of the plan.
+struct PlanRow {
+  std::string manifest;
+  std::string change;  ///< ChangeTypeName
+  std::string key;
+  std::string old_key;
+  std::string old_hash;
+  std::string new_hash;
+  bool operator==(const PlanRow&) const = default;
+};
+
+/// The rendered hash of one selected object ("" when it could not be known: a Secret without the key).
+struct PlanObject {
+  std::string manifest;
+  std::string key;
+  std::string hash;
+  bool operator==(const PlanObject&) const = default;
+};
+
+/// What `state diff --out` saw: hashes and resourceVersions only, never an object's body, so no Secret
+/// value can be in a plan.
+struct Plan {
+  std::string created_at;  ///< RFC 3339
+  RevisionSelection selection;
+  std::vector<std::string> manifests;  ///< the selected manifests, in order
+  std::vector<PlanRow> changes;
+  std::vector<PlanObject> objects;
+  std::vector<PlanState> states;
+  bool operator==(const Plan&) const = default;
+};
+
+/// The plan of `inputs` (as PlanSync made them) for `selection`.
+Plan MakePlan(const RevisionSelection& selection, const std::vector<SyncInput>& inputs, std::string created_at);
+/// The plan file: JSON (apiVersion tazuna.pepabo.com/v1, kind Plan), 2-space indent, sorted keys.
+std::string EncodePlan(const Plan& plan);
+/// Parses EncodePlan's output; kInput ("invalid plan: ...") for anything else.
+util::Result<Plan> DecodePlan(const std::string& text);
+/// "sha256:<hex>" of EncodePlan(plan): the same plan always has the same digest.
+std::string PlanDigest(const Plan& plan);
+
+/// The newest revision that synced `manifest`, for messages ("" when unknown).
+using RevisionOfManifest = std::function<std::string(const std::string& manifest)>;
+
+/// Whether `inputs` (rendered and read again, under the sync lock) are exactly what `plan` saw: the same
+/// manifests, every state ConfigMap at the plan's resourceVersion, every object rendering to the plan's
+/// hash, the same diff rows. kConflict "plan is stale: ..." naming the first difference (a manifest
+/// whose state changed, with the revision that changed it; an object that renders differently, is no
+/// longer rendered, or was not planned), or kInput when an object's hash cannot vouch for it.
+util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, const RevisionOfManifest& revision_of);
+
+}  // namespace tazuna::state

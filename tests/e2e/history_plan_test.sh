@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Sync history and reviewed plans: every writing sync records a revision (user, commit, counts, objects);
+# a killed sync reads as interrupted; --history-limit bounds the records; `state diff --out` writes a
+# plan without bodies that `state sync --plan` applies only while nothing moved, else writes nothing.
+source "$(dirname "$0")/lib.sh"
+
+s=$RANDOM
+M=hist$s
+ns=$(new_namespace hp)
+secret_value="plan-secret-$s-do-not-leak"
+repo=$E2E_TMP/repo
+mkdir -p "$repo/objs"
+printf 'apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' \
+  "$M" > "$repo/tazuna.yaml"
+cm() { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: %s}\ndata: {v: "%s"}\n' "$1" "$ns" "$2" > "$repo/objs/$1.yaml"; }
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n' "$ns" > "$repo/objs/00-ns.yaml"
+printf 'apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: %s}\nstringData: {password: "%s"}\n' "$ns" "$secret_value" \
+  > "$repo/objs/secret.yaml"
+cm a 1; cm b 1
+cd "$repo"
+git init -q . && git remote add origin "https://example.com/e2e/history-$s.git"
+commit() { git add -A && git -c user.name=e2e -c user.email=e2e@example.com commit -q -m "$1" && git rev-parse HEAD; }
+history_json() { kubectl tazuna state history -m "$M" -o json; }
+# field EXPR: evaluates a Python expression over `h` (the history -o json document) read from stdin.
+field() { python3 -c "import json,sys; h=json.load(sys.stdin); print($1)"; }
+rv() { kubectl get "$@" -o jsonpath='{.metadata.resourceVersion}' 2>/dev/null; }
+newest_record() { kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o name | sort | tail -1; }
+
+# --- 1. Create (client cert user admin), change (token user admin-token), a killed sync, a dirty prune.
+c1=$(commit one)
+expect_rc 0 "sync 1 creates" kubectl tazuna state sync --context admin
+cm a 2; c2=$(commit two)
+expect_rc 0 "sync 2 changes one object (admin-token context)" kubectl tazuna state sync --context admin-token
+for i in $(seq 1 1500); do
+  printf -- '---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: bulk-%04d, namespace: %s}\ndata: {i: "%d"}\n' "$i" "$ns" "$i"
+done > "$repo/objs/bulk.yaml"
+c3=$(commit three)
+before=$(newest_record)
+kubectl tazuna state sync --concurrency 1 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do [ "$(newest_record)" != "$before" ] && break; sleep 0.05; done
+run kubectl tazuna state history -m "$M"
+expect_contains "$(echo "$OUT" | sed -n 2p)" "in-progress" "a running sync reads as in-progress"
+if kill -9 "$pid" 2>/dev/null; then pass "sync 3 killed with SIGKILL while applying"; else fail "sync 3 finished before it was killed"; fi
+wait "$pid" 2>/dev/null
+killed_record=$(newest_record)
+expect_contains "$(kubectl get -n tazuna "$killed_record" -o jsonpath='{.data.revision}')" '"status":"in-progress"' \
+  "the killed sync's record was left in progress"
+sleep 17  # the killed holder's Lease (15s) expires
+run kubectl tazuna state history -m "$M"
+expect_contains "$(echo "$OUT" | sed -n 2p)" "interrupted" "an in-progress record whose lease expired reads as interrupted"
+rm "$repo/objs/bulk.yaml" "$repo/objs/b.yaml"  # not committed: the tree is dirty
+expect_rc 0 "sync 4 prunes (dirty tree)" kubectl tazuna state sync --prune
+expect_contains "$OUT" "configmap/b -n $ns deleted" "the prune deleted b"
+
+run kubectl tazuna state history -m "$M"
+expect_eq "$RC" "0" "state history"
+expect_eq "$(echo "$OUT" | head -1 | tr -s ' ')" "REVISION STARTED DURATION USER COMMIT STATUS CHANGES" "kubectl-style headers"
+expect_eq "$(echo "$OUT" | tail -n +2 | awk '{print $6}' | tr '\n' ' ')" "succeeded interrupted succeeded succeeded " \
+  "four revisions newest first: succeeded, interrupted, succeeded, succeeded"
+expect_eq "$(echo "$OUT" | tail -n +2 | awk '{print $5}' | tr '\n' ' ')" \
+  "${c3:0:12}-dirty ${c3:0:12} ${c2:0:12} ${c1:0:12} " "commits, with -dirty for the uncommitted tree"
+expect_contains "$(echo "$OUT" | sed -n 5p)" "4 created" "the first sync's changes (Namespace, Secret, a, b)"
+expect_contains "$(echo "$OUT" | sed -n 4p)" "1 configured" "the second sync's change"
+expect_contains "$(echo "$OUT" | sed -n 2p)" "deleted" "the prune's deletes"
+run history_json
+expect_eq "$RC" "0" "state history -o json"
+if echo "$OUT" | python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null; then pass "-o json parses"; else fail "-o json does not parse"; fi
+expect_eq "$(echo "$OUT" | field '" ".join(i["user"] for i in h["items"])')" "admin admin admin-token admin" \
+  "users as the apiserver saw them: client cert admin, token admin-token"
+expect_eq "$(echo "$OUT" | field '" ".join(i["status"] for i in h["items"])')" "succeeded interrupted succeeded succeeded" \
+  "json statuses"
+ids=$(echo "$OUT" | field '" ".join(i["id"] for i in h["items"])')
+expect_eq "$(echo "$ids" | tr ' ' '\n' | sort -r | tr '\n' ' ')" "$ids " "ULIDs newest first"
+read -r rev4 rev3 rev2 rev1 <<< "$ids"
+expect_eq "$(echo "$OUT" | field 'h["items"][3]["selection"]["manifests"] == [] and h["items"][3]["manifests"] == ["'"$M"'"]')" \
+  "True" "the selection and the synced manifests are recorded"
+run kubectl tazuna state history "${rev2:0:20}"
+expect_eq "$RC" "0" "state history REVISION (a prefix)"
+expect_contains "$(echo "$OUT" | tr -s ' ')" "$M configured v1 ConfigMap $ns a" "lists the changed object with its verb"
+expect_eq "$(echo "$OUT" | wc -l)" "2" "only the one changed object"
+run kubectl tazuna state history "$rev4" -o wide
+expect_contains "$OUT" "deleted" "the prune revision lists its deletes"
+expect_eq "$(echo "$OUT" | grep -c " deleted ")" "$(( $(kubectl tazuna state history "$rev4" -o json | field 'h["counts"]["'"$M"'"].get("deleted",0)') ))" \
+  "one row per deleted object"
+run kubectl tazuna state history "$rev1" -o json
+expect_not_contains "$OUT" "$secret_value" "no Secret value in a revision"
+expect_rc 1 "an unknown revision" kubectl tazuna state history 00000000
+expect_contains "$ERR" 'revision "00000000" not found' "says so"
+
+# --- 2. --history-limit 2: only two revisions remain after a third sync.
+expect_rc 0 "sync with --history-limit 2" kubectl tazuna state sync --history-limit 2
+expect_eq "$(kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o name | wc -l | tr -d ' ')" "2" "two revision records remain"
+expect_eq "$(history_json | field 'len(h["items"])')" "2" "state history lists two"
+
+# --- 3. Plans.
+state_rvs() { kubectl get cm -n tazuna -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.resourceVersion}{"\n"}{end}' | grep "^tazuna-state-$M"; }
+object_rvs() { kubectl get cm,secret -n "$ns" -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.resourceVersion}{"\n"}{end}'; }
+cm a 3; cm c 1
+expect_rc 1 "state diff --out writes a plan (differences: exit 1)" kubectl tazuna state diff --out "$E2E_TMP/plan1.json"
+expect_eq "$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); print(p["kind"], len(p["changes"]), len(p["objects"]))' "$E2E_TMP/plan1.json")" \
+  "Plan 2 4" "the plan holds two rows and every selected object's hash"
+if grep -q -e "$secret_value" -e "$(printf %s "$secret_value" | base64)" "$E2E_TMP/plan1.json"; then
+  fail "the plan holds the Secret's value"; else pass "grep finds no Secret value in the plan"; fi
+run kubectl tazuna state sync --plan "$E2E_TMP/plan1.json" -o json
+expect_eq "$RC" "0" "a plan applied unchanged"
+expect_eq "$(echo "$OUT" | python3 -c 'import json,sys; print(sorted((i["key"].split("/")[-1], i["result"]) for i in json.load(sys.stdin)["items"] if i["result"] != "unchanged"))')" \
+  "[('a', 'configured'), ('c', 'created')]" "the sync did exactly the planned rows"
+expect_eq "$(history_json | field 'h["items"][0]["planDigest"][:7]')" "sha256:" "the revision records the plan's digest"
+
+cm a 4
+expect_rc 1 "plan 2" kubectl tazuna state diff --out "$E2E_TMP/plan2.json"
+cm a 5  # the repository moves after the review
+states_before=$(state_rvs); objects_before=$(object_rvs); records_before=$(newest_record)
+expect_rc 1 "a plan after the repository changed an object is refused" kubectl tazuna state sync --plan "$E2E_TMP/plan2.json"
+expect_contains "$ERR" "error: plan is stale: object configmap/a -n $ns renders differently than planned" "explains which object"
+expect_eq "$(state_rvs)|$(object_rvs)|$(newest_record)" "$states_before|$objects_before|$records_before" \
+  "nothing written: state, objects and history unchanged"
+
+expect_rc 1 "plan 3" kubectl tazuna state diff --out "$E2E_TMP/plan3.json"
+expect_rc 0 "another sync changes the state" kubectl tazuna state sync
+other=$(history_json | field 'h["items"][0]["id"]')
+states_before=$(state_rvs); objects_before=$(object_rvs); records_before=$(newest_record)
+expect_rc 1 "a plan after another sync changed state is refused" kubectl tazuna state sync --plan "$E2E_TMP/plan3.json"
+expect_contains "$ERR" "error: plan is stale: manifest \"$M\" state changed since the plan (revision $other)" \
+  "names the manifest and the revision that changed it"
+expect_eq "$(state_rvs)|$(object_rvs)|$(newest_record)" "$states_before|$objects_before|$records_before" \
+  "nothing written: state, objects and history unchanged"
+expect_rc 1 "a plan with another selection" kubectl tazuna state sync --plan "$E2E_TMP/plan3.json" -m other
+expect_contains "$ERR" "was made for every manifest, not -m other" "names both selections"
+
+# --- 4. A sync whose apply the server rejects is recorded as failed.
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bad, namespace: %s}\ndata: {"not a key!": "x"}\n' "$ns" > "$repo/objs/bad.yaml"
+expect_rc 1 "a sync with an invalid object fails" kubectl tazuna state sync
+run kubectl tazuna state history -m "$M"
+expect_contains "$(echo "$OUT" | sed -n 2p)" "failed" "its revision is failed"
+expect_contains "$(echo "$OUT" | sed -n 2p)" "1 failed" "and counts the failed object"
+
+kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
+kubectl delete cm -n tazuna "tazuna-state-$M" >/dev/null 2>&1
+finish
