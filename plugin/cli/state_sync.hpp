@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/command.hpp"
@@ -22,12 +23,15 @@ struct StateSyncOptions {
   int concurrency = 32;
   std::string output = "table";
   std::string lock_timeout = "60s";
+  std::optional<bool> wait;     ///< unset: wait only before dependsOn layers and for helmfile `wait: true`
+  std::string timeout = "5m";   ///< --timeout of --wait (Go duration or seconds)
   // Completed:
   std::chrono::milliseconds lock_wait{60000};
+  std::chrono::seconds wait_timeout{300};
   std::unique_ptr<print::Printer<state::SyncReport>> printer;
 
-  /// Reads TAZUNA_STATE_SYNC_DELETE, parses --lock-timeout (seconds, at most a day) and picks the
-  /// printer from -o; kUsage errors naming the flag.
+  /// Reads TAZUNA_STATE_SYNC_DELETE, parses --lock-timeout (seconds, at most a day) and --timeout (a
+  /// duration of at least a second) and picks the printer from -o; kUsage errors naming the flag.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// --dry-run is none or server (hinting at server for client/true), --concurrency 1..512; no I/O.
   util::Status Validate() const;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "state/marks.hpp"
+#include "state/readiness.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -26,12 +27,6 @@ const char* VerbName(Verb verb) {
   }
   return "unknown";
 }
-
-struct SyncEngine::Task {
-  const DiffEntry* entry = nullptr;
-  const json* object = nullptr;
-  SyncResult result;
-};
 
 namespace {
 
@@ -124,6 +119,7 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   auto applied = Limited([&] { return ApplyOrReplace(WithOwnershipMarks(*task.object, e.manifest), o); });
   if (applied) {
     task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
+    task.readiness = JudgeReadiness(applied->object);
     if (!applied->created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {
       task.result.verb = Verb::kAdopted;  // made by someone else; tazuna manages it from now on
       task.result.note = "was managed by " + util::Join(live->managers, ", ");
@@ -156,27 +152,6 @@ void SyncEngine::ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const Sy
   util::ParallelFor(tasks.size(), o.concurrency, [&](size_t i) { ApplyOne(tasks[i], cp, o); });
 }
 
-void SyncEngine::WaitEstablished(const std::vector<Task>& crds, const SyncOptions& o) {
-  if (o.dry_run == kube::DryRun::kAll) return;
-  const auto deadline = clock_.Now() + o.crd_timeout;
-  for (const auto& t : crds) {
-    if (t.result.verb == Verb::kFailed) continue;
-    const kube::ObjectRef ref{t.object->value("apiVersion", ""), "CustomResourceDefinition", "",
-                              (*t.object)["metadata"].value("name", "")};
-    while (clock_.Now() < deadline) {
-      auto crd = client_.Get(ref);
-      bool established = false;
-      if (crd && crd->contains("status")) {
-        for (const auto& c : (*crd)["status"].value("conditions", json::array())) {
-          established |= c.value("type", "") == "Established" && c.value("status", "") == "True";
-        }
-      }
-      if (established) break;
-      clock_.SleepFor(std::chrono::milliseconds(200));
-    }
-  }
-}
-
 util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer,
                                     Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out) {
   std::vector<Task> phases[3];
@@ -184,7 +159,7 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
     SyncInput& in = inputs[idx];
     for (const auto& e : in.diff) {
       if (!IsApply(e)) continue;
-      Task t{&e, &in.desired.objects[e.object_index].object, MakeResult(e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash)};
+      Task t{&e, &in.desired.objects[e.object_index].object, MakeResult(e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash), {}};
       phases[static_cast<int>(PhaseOf(e.parsed))].push_back(std::move(t));
       // Record intent before the object can exist: an empty hash reads back as "modified", so a
       // run killed after this point re-applies it (or prunes it) instead of forgetting it.
@@ -194,14 +169,18 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
   if (o.dry_run == kube::DryRun::kNone) {
     if (auto st = cp.FlushAll(); !st) return st;
   }
+  const size_t first_row = out.size();
   for (auto& tasks : phases) {
     ApplyTasks(tasks, cp, o);
     if (&tasks == &phases[1]) {
       WaitEstablished(tasks, o);
       crds_applied_ = crds_applied_ || !tasks.empty();
     }
-    for (auto& t : tasks) out.push_back(std::move(t.result));
   }
+  std::vector<Task> applied;
+  for (auto& tasks : phases) std::move(tasks.begin(), tasks.end(), std::back_inserter(applied));
+  for (const auto& t : applied) out.push_back(t.result);
+  WaitReady({inputs, layer, applied, first_row}, o, out);
   // No flush here: the next layer's intent flush, or the final one with `_metadata`, writes what this
   // layer confirmed (until then its objects are recorded as pending, which is safe).
   return util::Ok();
@@ -250,7 +229,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     }
     for (size_t i = 0; i < in.desired.objects.size(); ++i) {
       const DesiredObject& d = in.desired.objects[i];
-      if (!touched[i]) report.results.push_back(MakeResult(in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash));
+      if (!touched[i] && failed_unchanged_.count(d.key_string) == 0) report.results.push_back(MakeResult(in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash));
     }
   }
   for (const auto& r : report.results) {
