@@ -37,8 +37,10 @@ void WaitPrinter::Update(const state::WaitUpdate& update) {
     Done();
     return;
   }
+  // The live line keeps to the short form ("1/2 available"); the condition behind it goes to the final error.
+  const std::string& message = shown->last.message;
   err_ << "\r\033[Kwaiting for " << update.waiting << " of " << update.total << " objects: " << WaitObjectName(*shown)
-       << " (" << shown->last.message << ")" << std::flush;
+       << " (" << message.substr(0, message.find(" (")) << ")" << std::flush;
   drawn_ = true;
 }
 
