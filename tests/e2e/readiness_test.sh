@@ -118,6 +118,31 @@ took=$(elapsed_since "$t0")
 expect_contains "$ERR" "job.batch/doomed -n $ns: applied, but failed: Failed=True DeadlineExceeded" "names the Job and its Failed condition"
 expect_contains "$(state_keys "job$s")" "job${s}__batch__v1__Job__${ns}__doomed" "state records the Job"
 
+# A Job whose pod kwok fails (its chaos stage, backoffLimit: 0) fails at once too; one whose pod
+# completes is waited for until Complete.
+cat > "$repo/a/job.yaml" <<EOF
+apiVersion: batch/v1
+kind: Job
+metadata: {name: crash, namespace: $ns}
+spec:
+  backoffLimit: 0
+  template:
+    metadata: {labels: {pod-container-running-failed.stage.kwok.x-k8s.io: "true"}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: app, image: example.invalid/app:1}]
+EOF
+t0=$(date +%s)
+expect_rc 1 "Job with a failing pod: sync --wait fails" kubectl tazuna state sync --wait --timeout 2m
+took=$(elapsed_since "$t0")
+[ "$took" -le 20 ] && pass "reported without waiting for the timeout (${took}s)" || fail "took ${took}s"
+expect_contains "$ERR" "job.batch/crash -n $ns: applied, but failed: Failed=True BackoffLimitExceeded: Job has reached the specified backoff limit" \
+  "names the Job and its BackoffLimitExceeded condition"
+sed -i 's/name: crash/name: fine/; /pod-container-running-failed/d' "$repo/a/job.yaml"
+expect_rc 0 "a Job whose pod completes: sync --wait succeeds" kubectl tazuna state sync --wait --timeout 2m
+expect_contains "$ERR" "wait: job.batch/fine -n $ns: ready" "waited until the Job completed"
+expect_eq "$(jget job fine -n "$ns" -o jsonpath='{.status.succeeded}')" "1" "the Job completed"
+
 # --- 4. helmfile `wait: true` with timeoutSeconds (helm fallback renderer), with no --wait and no dependsOn.
 repo=$E2E_TMP/helm; mkdir -p "$repo/chart/templates" "$repo/ok" "$repo/bad"
 tazuna_yaml "$repo" "{name: hfok$s, type: helmfile, path: ./ok, helmfile: {wait: true, timeoutSeconds: 60, defaultNamespace: $ns}}" \
