@@ -211,6 +211,13 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   cp.set_fence(o.fence);
   abort_.reset();
   for (auto& in : inputs) cp.Track(in.stored);
+  applied_kinds_.clear();
+  failed_unchanged_.clear();
+  for (const auto& in : inputs) {
+    for (const auto& e : in.diff) {
+      if (IsApply(e)) applied_kinds_.emplace(e.parsed.group, e.parsed.kind);
+    }
+  }
   SyncReport report;
   for (const auto& layer : layers) {
     if (std::any_of(report.results.begin(), report.results.end(), [](const SyncResult& r) { return IsFailure(r.verb); })) {

@@ -235,6 +235,23 @@ expect_eq "$(printf '%s\n' "$ERR" | awk '/PATCH .*customresourcedefinitions\/wid
   "no GET of the CRD after its apply (no Established wait for a CRD nothing uses)"
 expect_contains "$ERR" "PATCH https" "the -v 6 log shows the requests"
 
+# --- 7. A CRD the run's custom resources need that can never be Established (its kind is taken in its
+# group) is a failed row at once, not silently passed over.
+repo=$E2E_TMP/badcrd; mkdir -p "$repo/a"
+tazuna_yaml "$repo" "{name: badcrd$s, type: manifests, path: ./a}"
+crd() {  # crd PLURAL KIND
+  printf 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: %s.%s}\nspec:\n  group: %s\n  scope: Namespaced\n  names: {plural: %s, kind: %s}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]\n' \
+    "$1" "$group" "$group" "$1" "$2"
+}
+crd things Thing | kubectl apply -f - >/dev/null
+{ crd things2 Thing; echo "---"; printf 'apiVersion: %s/v1\nkind: Thing\nmetadata: {name: t1, namespace: %s}\n' "$group" "$ns"; } > "$repo/a/all.yaml"
+cd "$repo"; t0=$(date +%s)
+expect_rc 1 "a CRD whose names are not accepted fails the sync" kubectl tazuna state sync
+took=$(elapsed_since "$t0")
+[ "$took" -le 15 ] && pass "reported at once (${took}s)" || fail "took ${took}s"
+expect_contains "$ERR" "customresourcedefinition.apiextensions.k8s.io/things2.$group: applied, but failed: NamesAccepted=False" \
+  "names the CRD and its NamesAccepted condition"
+
 kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1
-kubectl delete crd "gadgets.$group" "widgets.$group" --wait=false >/dev/null 2>&1
+kubectl delete crd "gadgets.$group" "widgets.$group" "things.$group" "things2.$group" --wait=false >/dev/null 2>&1
 finish
