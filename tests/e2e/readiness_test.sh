@@ -170,8 +170,10 @@ expect_rc 1 "helmfile wait: true + timeoutSeconds: 4 fails a stuck release" kube
 took=$(elapsed_since "$t0")
 [ "$took" -ge 4 ] && [ "$took" -le 12 ] && pass "waited its own timeoutSeconds (${took}s)" || fail "took ${took}s"
 expect_contains "$ERR" "deployment.apps/helm-bad -n $ns: applied, but not ready after 4s: 0/1 available" "names the release's Deployment"
-expect_rc 0 "helmfile wait: true: a release that becomes ready" kubectl tazuna state sync -m "hfok$s"
+expect_rc 0 "helmfile wait: true: a release that becomes ready" kubectl tazuna state sync -m "hfok$s" -o json
 expect_contains "$ERR" "wait: deployment.apps/helm-ok -n $ns: ready" "waited for the release's Deployment"
+expect_eq "$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["items"][0]["result"])')" "created" \
+  "-o json stays one clean document while the wait reports on stderr"
 expect_eq "$(jget deploy helm-ok -n "$ns" -o jsonpath='{.status.availableReplicas}')" "1" "release Deployment available"
 
 # --- 5. A custom resource with a Ready condition written by the test: the dependent layer waits for it.
