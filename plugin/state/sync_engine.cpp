@@ -45,6 +45,14 @@ bool DefinitelyNotApplied(const util::Error& e) {
   return e.kind == util::ErrorKind::kApi && e.http_code >= 400 && e.http_code < 500 && e.http_code != 429;
 }
 
+// True when WaitPolicy waits for some manifest of this layer.
+bool WaitsAfterLayer(const std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, const WaitPolicy& w) {
+  return w.enabled && std::any_of(layer.begin(), layer.end(), [&](size_t idx) {
+           const std::string& name = inputs[idx].desired.name;
+           return w.after.count(name) > 0 || w.depended_on.count(name) > 0;
+         });
+}
+
 }  // namespace
 
 void SyncEngine::Tick() {
@@ -180,7 +188,12 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
   std::vector<Task> applied;
   for (auto& tasks : phases) std::move(tasks.begin(), tasks.end(), std::back_inserter(applied));
   for (const auto& t : applied) out.push_back(t.result);
-  WaitReady({inputs, layer, applied, first_row}, o, out);
+  const bool waits = WaitsAfterLayer(inputs, layer, o.wait);
+  // What the layer applied is recorded before a wait that may be long, or be interrupted.
+  if (waits && o.dry_run == kube::DryRun::kNone) {
+    if (auto st = cp.FlushAll(); !st) return st;
+  }
+  if (waits) WaitReady({inputs, layer, applied, first_row}, o, out);
   // No flush here: the next layer's intent flush, or the final one with `_metadata`, writes what this
   // layer confirmed (until then its objects are recorded as pending, which is safe).
   return util::Ok();
