@@ -8,6 +8,8 @@
 #include "cli/progress.hpp"
 #include "cli/sync_history.hpp"
 #include "cli/sync_output.hpp"
+#include "cli/wait_output.hpp"
+#include "kube/rest_config.hpp"
 #include "manifest/manifest.hpp"
 #include "state/lease.hpp"
 #include "state/ownership.hpp"
@@ -86,13 +88,52 @@ RevisionStart MakeRevisionStart(const StateSyncOptions& o, const Selection& sele
   return rs;
 }
 
+util::Result<std::chrono::seconds> ParseWaitTimeout(const std::string& text) {
+  auto parsed = kube::ParseTimeout(text);
+  if (!parsed || *parsed < std::chrono::seconds(1)) {
+    return util::MakeError(util::ErrorKind::kUsage,
+                           "invalid --timeout \"" + text + "\": use a duration of at least a second, e.g. 5m or 90s");
+  }
+  return std::chrono::duration_cast<std::chrono::seconds>(*parsed);
+}
+
+// The helmfile block of a manifest that renders through helmfile (itself or as an oras delegate), or null.
+const manifest::HelmfileOptions* HelmfileOf(const manifest::Manifest& m) {
+  if (m.type == "helmfile") return &m.helmfile;
+  if (m.type == "oras" && m.oras.delegate_type == "helmfile") return &m.oras.helmfile;
+  return nullptr;
+}
+
+// Which manifests a sync waits for, and how long (SPEC 4.7): with --wait every manifest; a helmfile
+// manifest with `wait: true` for its timeoutSeconds; always the manifests a selected manifest dependsOn,
+// before that layer starts; with --wait=false none.
+state::WaitPolicy MakeWaitPolicy(const std::vector<const manifest::Manifest*>& selected, std::optional<bool> wait,
+                                 std::chrono::seconds timeout) {
+  state::WaitPolicy policy;
+  policy.enabled = wait.value_or(true);
+  policy.timeout = timeout;
+  for (const manifest::Manifest* m : selected) {
+    for (const auto& dep : m->depends_on) policy.depended_on.insert(dep);
+    const manifest::HelmfileOptions* helmfile = HelmfileOf(*m);
+    if (helmfile != nullptr && helmfile->wait) {
+      policy.after[m->name] = std::chrono::seconds(helmfile->timeout_seconds);
+    } else if (wait.value_or(false)) {
+      policy.after[m->name] = timeout;
+    }
+  }
+  return policy;
+}
+
 }  // namespace
 
 util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
   if (util::ToLower(ctx.env.GetOr("TAZUNA_STATE_SYNC_DELETE", "")) == "true") prune = true;
-  auto wait = ParseLockTimeout(lock_timeout);
-  if (!wait) return wait.error();
-  lock_wait = *wait;
+  auto lock = ParseLockTimeout(lock_timeout);
+  if (!lock) return lock.error();
+  lock_wait = *lock;
+  auto wait_for = ParseWaitTimeout(timeout);
+  if (!wait_for) return wait_for.error();
+  wait_timeout = *wait_for;
   auto format = print::ParseFormat(output, {"table", "json", "yaml"});
   if (!format) return format.error();
   printer = NewSyncReportPrinter(*format, SyncLineStyle{prune, DryRunStrategy(dry_run)});
@@ -205,10 +246,14 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     }
   }
   Progress progress(ctx.err, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR"));
+  WaitPrinter waits(ctx.err, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR"));
+  so.wait = MakeWaitPolicy(selection->manifests, wait, wait_timeout);
+  so.wait.observe = [&](const state::WaitUpdate& u) { waits.Update(u); };
   state::SyncEngine engine(client, store, ctx.clock, (*session)->log);
   auto report = engine.Run(*inputs, manifest::SyncLayers(selection->manifests), so,
                            [&](size_t done, size_t total) { progress.Update(done, total); });
   progress.Done();
+  waits.Done();
   if (history) history->Finish(report, *inputs);
   if (!report) return report.error();
   if (so.dry_run == kube::DryRun::kNone) {
@@ -233,11 +278,16 @@ Command NewStateSyncCommand() {
       "loses nothing and a rerun converges. Removed objects are deleted only with --prune (or\n"
       "TAZUNA_STATE_SYNC_DELETE=true), only when every apply succeeded, and only objects tazuna's field\n"
       "manager owns and no manifest of tazuna.yaml still renders; every kept object says why.\n"
+      "Before a dependsOn layer starts, the objects the layers it depends on applied are waited for until\n"
+      "ready (Deployments available, Jobs complete, CRDs established, Ready conditions True, ...); --wait\n"
+      "waits after every manifest, helmfile `wait: true` after its manifest, --wait=false never. An object\n"
+      "that fails or is not ready in time fails the sync and the layers after it are skipped.\n"
       "One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision\n"
       "(see state history); --plan applies a reviewed plan only if nothing moved since it was made.\n";
   c.examples = "  # Sync everything in ./tazuna.yaml\n  kubectl tazuna state sync\n\n"
                "  # Also delete objects that were removed from the manifests\n  kubectl tazuna state sync --prune\n\n"
                "  # See what the server would do, changing nothing\n  kubectl tazuna state sync --dry-run=server\n\n"
+               "  # Wait until everything applied is ready, at most 10 minutes\n  kubectl tazuna state sync --wait --timeout 10m\n\n"
                "  # Apply exactly a reviewed plan\n  kubectl tazuna state diff --out plan.json\n"
                "  kubectl tazuna state sync --plan plan.json\n";
   c.add_flags = [o](FlagSet& f) {
@@ -256,6 +306,10 @@ Command NewStateSyncCommand() {
              "Apply only what this plan (from state diff --out) showed: refused, writing nothing, when the render "
              "or the recorded state moved since.");
     f.Int(&o->history_limit, "history-limit", 0, "Revisions of the sync history to keep (older ones are deleted).");
+    f.OptionalBool(&o->wait, "wait",
+                   "Wait until the objects of every manifest are ready (default: only before a dependsOn layer and "
+                   "for helmfile wait: true); --wait=false never waits.");
+    f.String(&o->timeout, "timeout", 0, "How long --wait and dependsOn waits wait for readiness (e.g. 5m, 90s).");
     AddOutputFlag(f, o->output, "table, json, yaml");
     AddConnectionFlags(f, o->connection);
   };

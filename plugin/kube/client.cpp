@@ -159,13 +159,24 @@ util::Result<Client::Call> Client::ApplyCall(const nlohmann::json& object, const
 util::Result<ApplyResult> Client::ApplyObject(const nlohmann::json& object, const ApplyOptions& options) {
   auto call = ApplyCall(object, options);
   if (!call) return call.error();
+  if (options.want_object) {
+    auto resp = Send(*call);
+    if (!resp) return resp.error();
+    nlohmann::json doc = nlohmann::json::parse(resp->body, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) {
+      return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to PATCH ", call->path));
+    }
+    ApplyResult result{Meta(doc, "uid"), Meta(doc, "resourceVersion"), resp->status == 201, {}};
+    result.object = std::move(doc);
+    return result;
+  }
   // A server that does not know the PartialObjectMetadata form answers with the object itself.
   call->accept = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
   auto resp = Send(*call);
   if (!resp) return resp.error();
   auto meta = ReadObjectMeta(resp->body);
   if (!meta) return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to PATCH ", call->path));
-  return ApplyResult{std::move(meta->uid), std::move(meta->resource_version), resp->status == 201};
+  return ApplyResult{std::move(meta->uid), std::move(meta->resource_version), resp->status == 201, {}};
 }
 
 util::Result<nlohmann::json> Client::Apply(const nlohmann::json& object, const ApplyOptions& options) {

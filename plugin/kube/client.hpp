@@ -48,6 +48,8 @@ struct ApplyOptions {
   DryRun dry_run = DryRun::kNone;
   /// Sent in place of the object's own metadata (so a large object is not copied to mark it).
   const nlohmann::json* metadata = nullptr;
+  /// ApplyObject: also return the whole object as stored (its status, to judge readiness).
+  bool want_object = false;
 };
 
 /// The User-Agent sent with every request, shaped as kubectl's own:
@@ -64,7 +66,8 @@ std::string UserAgent(std::string_view version, std::string_view commit);
 struct ApplyResult {
   std::string uid;
   std::string resource_version;
-  bool created = false;  ///< the server answered 201 Created
+  bool created = false;    ///< the server answered 201 Created
+  nlohmann::json object;   ///< the object as stored, with ApplyOptions::want_object only
 };
 
 class Client {
@@ -95,8 +98,8 @@ class Client {
   /// PUT; the object's metadata.resourceVersion is the precondition (409 Conflict if stale).
   util::Result<nlohmann::json> Update(const nlohmann::json& object, DryRun dry_run = DryRun::kNone);
   /// Server-side apply: PATCH application/apply-patch+yaml (JSON body), fieldManager, force, dryRun=All.
-  /// Apply, telling whether the object was created and its uid and resourceVersion; the response is
-  /// asked for as PartialObjectMetadata and read without building it (CRDs answer with megabytes).
+  /// Apply, telling whether the object was created and its uid and resourceVersion; unless want_object,
+  /// the response is asked for as PartialObjectMetadata and read without building it (a CRD's is large).
   util::Result<ApplyResult> ApplyObject(const nlohmann::json& object, const ApplyOptions& options);
   /// Apply, returning the whole object as stored (or as it would be, for a dry run).
   util::Result<nlohmann::json> Apply(const nlohmann::json& object, const ApplyOptions& options);

@@ -34,6 +34,8 @@ struct HelmfileOptions {
   std::string default_namespace;
   std::vector<std::string> extra_value_files;  ///< relative to the root tazuna.yaml directory
   std::string kube_version;
+  bool wait = false;          ///< wait until the manifest's objects are ready after it is synced
+  int timeout_seconds = 300;  ///< for wait; the Go tool's default when timeoutSeconds is absent or 0
   bool operator==(const HelmfileOptions&) const = default;
 };
 

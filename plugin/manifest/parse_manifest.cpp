@@ -100,16 +100,21 @@ Result<std::string> DefaultNamespaceField(const YAML::Node& map, const std::stri
   return ns;
 }
 
-// `wait` and `timeoutSeconds` come from the Go tool's files and are not used (readiness follows --wait and
-// --timeout), but a value of the wrong type is still an error: a bool and a whole number of seconds.
-Status CheckUnusedHelmfileFields(const YAML::Node& map, const std::string& field, const NodeReader& r) {
-  if (Result<bool> wait = r.Bool(map, "wait", field); !wait) return wait.error();
+// `wait` and `timeoutSeconds` as the Go tool reads them: a bool and a whole number of seconds (0 or
+// absent: 300 s).
+Status ParseHelmfileWait(const YAML::Node& map, const std::string& field, const NodeReader& r, HelmfileOptions& out) {
+  Result<bool> wait = r.Bool(map, "wait", field);
+  if (!wait) return wait.error();
+  out.wait = *wait;
   Result<std::string> text = r.String(map, "timeoutSeconds", field);
   if (!text) return text.error();
   if (text->empty()) return util::Ok();
-  unsigned long long seconds = 0;
+  unsigned int seconds = 0;
   const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), seconds);
-  if (ec == std::errc() && end == text->data() + text->size()) return util::Ok();
+  if (ec == std::errc() && end == text->data() + text->size() && seconds <= 86400 * 365) {
+    if (seconds > 0) out.timeout_seconds = static_cast<int>(seconds);
+    return util::Ok();
+  }
   return r.ErrorAt(MarkOf(*NodeReader::Find(map, "timeoutSeconds")), ChildField(field, "timeoutSeconds"),
                    util::StrCat("must be a whole number of seconds, not ", util::Quote(*text)));
 }
@@ -129,7 +134,7 @@ Result<HelmfileOptions> ParseHelmfile(const YAML::Node& node, const std::string&
   if (!ns) return ns.error();
   if (!kv) return kv.error();
   if (!extra) return extra.error();
-  if (Status s = CheckUnusedHelmfileFields(node, field, r); !s) return s.error();
+  if (Status s = ParseHelmfileWait(node, field, r, out); !s) return s.error();
   out.include_crds = *crds;
   out.default_namespace = *ns;
   out.kube_version = *kv;

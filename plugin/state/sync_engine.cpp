@@ -4,6 +4,7 @@
 #include <set>
 
 #include "state/marks.hpp"
+#include "state/readiness.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -27,12 +28,6 @@ const char* VerbName(Verb verb) {
   return "unknown";
 }
 
-struct SyncEngine::Task {
-  const DiffEntry* entry = nullptr;
-  const json* object = nullptr;
-  SyncResult result;
-};
-
 namespace {
 
 enum class Phase { kNamespace, kCrd, kRest };
@@ -50,6 +45,14 @@ bool DefinitelyNotApplied(const util::Error& e) {
   return e.kind == util::ErrorKind::kApi && e.http_code >= 400 && e.http_code < 500 && e.http_code != 429;
 }
 
+// True when WaitPolicy waits for some manifest of this layer.
+bool WaitsAfterLayer(const std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, const WaitPolicy& w) {
+  return w.enabled && std::any_of(layer.begin(), layer.end(), [&](size_t idx) {
+           const std::string& name = inputs[idx].desired.name;
+           return w.after.count(name) > 0 || w.depended_on.count(name) > 0;
+         });
+}
+
 }  // namespace
 
 void SyncEngine::Tick() {
@@ -57,11 +60,26 @@ void SyncEngine::Tick() {
   if (progress_) progress_(done, total_);
 }
 
-util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, const json& metadata,
+// Readiness is judged from the apply's answer (then polled) only for objects a wait will look at: a CRD
+// whose custom resources the run applies, or an object of a kind that can be not ready in a manifest the
+// policy waits for. Every other apply asks for metadata only.
+bool SyncEngine::JudgedOnApply(const DiffEntry& e, const json& object, const SyncOptions& o) const {
+  if (e.parsed.group == "apiextensions.k8s.io" && e.parsed.kind == "CustomResourceDefinition") {
+    const json& spec = object.value("spec", json::object());
+    const json& names = spec.is_object() ? spec.value("names", json::object()) : json::object();
+    return spec.is_object() && names.is_object() &&
+           applied_kinds_.count({spec.value("group", ""), names.value("kind", "")}) > 0;
+  }
+  if (!o.wait.enabled || !MayBeNotReady(e.parsed.group, e.parsed.kind)) return false;
+  return o.wait.after.count(e.manifest) > 0 || o.wait.depended_on.count(e.manifest) > 0;
+}
+
+util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, const json& metadata, bool want_object,
                                                            const SyncOptions& o) {
   kube::ApplyOptions apply;
   apply.dry_run = o.dry_run;
   apply.metadata = &metadata;
+  apply.want_object = want_object;
   auto applied = client_.ApplyObject(object, apply);
   // A custom resource whose CRD was established moments ago: discovery can lag for a few seconds.
   const int retries = crds_applied_ ? 40 : 0;  // an unknown kind with no new CRD fails at once
@@ -123,9 +141,12 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     Tick();
     return;
   }
-  auto applied = Limited([&] { return ApplyOrReplace(*task.object, MarkedMetadata(*task.object, e.manifest), o); });
+  const bool judge = JudgedOnApply(e, *task.object, o);
+  auto applied =
+      Limited([&] { return ApplyOrReplace(*task.object, MarkedMetadata(*task.object, e.manifest), judge, o); });
   if (applied) {
     task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
+    if (judge) task.readiness = JudgeReadiness(applied->object);
     if (!applied->created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {
       task.result.verb = Verb::kAdopted;  // made by someone else; tazuna manages it from now on
       task.result.note = "was managed by " + util::Join(live->managers, ", ");
@@ -158,27 +179,6 @@ void SyncEngine::ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const Sy
   util::ParallelFor(tasks.size(), o.concurrency, [&](size_t i) { ApplyOne(tasks[i], cp, o); });
 }
 
-void SyncEngine::WaitEstablished(const std::vector<Task>& crds, const SyncOptions& o) {
-  if (o.dry_run == kube::DryRun::kAll) return;
-  const auto deadline = clock_.Now() + o.crd_timeout;
-  for (const auto& t : crds) {
-    if (t.result.verb == Verb::kFailed) continue;
-    const kube::ObjectRef ref{t.object->value("apiVersion", ""), "CustomResourceDefinition", "",
-                              (*t.object)["metadata"].value("name", "")};
-    while (clock_.Now() < deadline) {
-      auto crd = client_.Get(ref);
-      bool established = false;
-      if (crd && crd->contains("status")) {
-        for (const auto& c : (*crd)["status"].value("conditions", json::array())) {
-          established |= c.value("type", "") == "Established" && c.value("status", "") == "True";
-        }
-      }
-      if (established) break;
-      clock_.SleepFor(std::chrono::milliseconds(200));
-    }
-  }
-}
-
 util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer,
                                     Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out) {
   std::vector<Task> phases[3];
@@ -186,7 +186,7 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
     SyncInput& in = inputs[idx];
     for (const auto& e : in.diff) {
       if (!IsApply(e)) continue;
-      Task t{&e, &in.desired.objects[e.object_index].object, MakeResult(e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash)};
+      Task t{&e, &in.desired.objects[e.object_index].object, MakeResult(e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash), {}};
       phases[static_cast<int>(PhaseOf(e.parsed))].push_back(std::move(t));
       // Record intent before the object can exist: an empty hash reads back as "modified", so a
       // run killed after this point re-applies it (or prunes it) instead of forgetting it.
@@ -196,14 +196,23 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
   if (o.dry_run == kube::DryRun::kNone) {
     if (auto st = cp.FlushAll(); !st) return st;
   }
+  const size_t first_row = out.size();
   for (auto& tasks : phases) {
     ApplyTasks(tasks, cp, o);
     if (&tasks == &phases[1]) {
       WaitEstablished(tasks, o);
       crds_applied_ = crds_applied_ || !tasks.empty();
     }
-    for (auto& t : tasks) out.push_back(std::move(t.result));
   }
+  std::vector<Task> applied;
+  for (auto& tasks : phases) std::move(tasks.begin(), tasks.end(), std::back_inserter(applied));
+  for (const auto& t : applied) out.push_back(t.result);
+  const bool waits = WaitsAfterLayer(inputs, layer, o.wait);
+  // What the layer applied is recorded before a wait that may be long, or be interrupted.
+  if (waits && o.dry_run == kube::DryRun::kNone) {
+    if (auto st = cp.FlushAll(); !st) return st;
+  }
+  if (waits) WaitReady({inputs, layer, applied, first_row}, o, out);
   // No flush here: the next layer's intent flush, or the final one with `_metadata`, writes what this
   // layer confirmed (until then its objects are recorded as pending, which is safe).
   return util::Ok();
@@ -234,6 +243,13 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   cp.set_fence(o.fence);
   abort_.reset();
   for (auto& in : inputs) cp.Track(in.stored);
+  applied_kinds_.clear();
+  failed_unchanged_.clear();
+  for (const auto& in : inputs) {
+    for (const auto& e : in.diff) {
+      if (IsApply(e)) applied_kinds_.emplace(e.parsed.group, e.parsed.kind);
+    }
+  }
   SyncReport report;
   for (const auto& layer : layers) {
     if (std::any_of(report.results.begin(), report.results.end(), [](const SyncResult& r) { return IsFailure(r.verb); })) {
@@ -252,7 +268,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     }
     for (size_t i = 0; i < in.desired.objects.size(); ++i) {
       const DesiredObject& d = in.desired.objects[i];
-      if (!touched[i]) report.results.push_back(MakeResult(in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash));
+      if (!touched[i] && failed_unchanged_.count(d.key_string) == 0) report.results.push_back(MakeResult(in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash));
     }
   }
   for (const auto& r : report.results) {

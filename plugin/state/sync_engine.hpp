@@ -12,6 +12,7 @@
 #include "state/adaptive_limit.hpp"
 #include "state/checkpoint.hpp"
 #include "state/diff.hpp"
+#include "state/wait.hpp"
 #include "util/clock.hpp"
 #include "util/logger.hpp"
 
@@ -73,6 +74,19 @@ struct PruneScope {
   std::string elsewhere_error;
 };
 
+/// When a sync waits for what it applied to be ready (state/readiness.hpp), after the applies of a layer.
+struct WaitPolicy {
+  bool enabled = true;  ///< false (--wait=false): no readiness waits; CRDs are still waited for (see Run)
+  /// Manifests whose applied objects are waited for after their layer -> the timeout of that wait
+  /// (every manifest with --wait; a helmfile manifest with `wait: true` and its timeoutSeconds).
+  std::map<std::string, std::chrono::seconds> after;
+  /// Manifests another manifest of the run dependsOn: waited for (with `timeout`) before the layer after.
+  std::set<std::string> depended_on;
+  std::chrono::seconds timeout{300};
+  WaitObserver observe;  ///< every change of a waited object's judgement (may be empty)
+  PollIntervals intervals;
+};
+
 struct SyncOptions {
   bool prune = false;
   bool allow_empty = false;  ///< prune a manifest that renders no objects
@@ -81,6 +95,7 @@ struct SyncOptions {
   std::string git_commit;
   Origin origin;  ///< recorded in `_metadata` of every manifest on success
   std::chrono::seconds crd_timeout{60};
+  WaitPolicy wait;
   std::chrono::milliseconds checkpoint_interval{500};
   PruneScope others;
   /// Owners of live objects the run applies (ReadLiveOwners): another manifest's object is a conflict
@@ -107,8 +122,11 @@ using ProgressFn = std::function<void(size_t done, size_t total)>;
 /// Applies and prunes with server-side apply, checkpointing state as it goes (see Checkpointer).
 /// Requests in flight adapt between 1 and `concurrency` (AdaptiveLimit).
 /// `layers` are dependsOn layers of indexes into `inputs`; within a layer Namespaces go first,
-/// then CRDs (waiting until Established), then the rest, `concurrency` requests in flight.
-/// A layer after one with a failed apply is not started (its objects are `skipped`).
+/// then CRDs, then the rest, `concurrency` requests in flight. A CRD is waited for until Established
+/// (crd_timeout) only when the run applies custom resources of it; one that is not is `failed`.
+/// After a layer, its objects are waited for until ready as `wait` says (WaitPolicy); one that fails or
+/// is not ready in time is `failed` (its state entry stays: it was applied).
+/// A layer after one with a failed apply or wait is not started (its objects are `skipped`).
 /// Prunes (when asked) run after all applies and only when none failed, in reverse: everything else,
 /// then CRDs, then Namespaces. Never deleted: an object still rendered (any manifest of tazuna.yaml,
 /// any key, any group serving it), one tazuna's field manager does not own, a CRD with custom
@@ -125,15 +143,33 @@ class SyncEngine {
                                const SyncOptions& options, const ProgressFn& progress);
 
  private:
-  struct Task;
+  /// One object to apply in a layer, and what came of it.
+  struct Task {
+    const DiffEntry* entry = nullptr;
+    const nlohmann::json* object = nullptr;
+    SyncResult result;
+    Readiness readiness;  ///< judged from the apply response
+  };
   util::Status ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, Checkpointer& cp,
                           const SyncOptions& o, std::vector<SyncResult>& out);
   void SkipLayer(const std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, std::vector<SyncResult>& out);
   void ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const SyncOptions& o);
   void ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o);
   util::Result<kube::ApplyResult> ApplyOrReplace(const nlohmann::json& object, const nlohmann::json& metadata,
-                                                 const SyncOptions& o);
-  void WaitEstablished(const std::vector<Task>& crds, const SyncOptions& o);
+                                                 bool want_object, const SyncOptions& o);
+  bool JudgedOnApply(const DiffEntry& e, const nlohmann::json& object, const SyncOptions& o) const;
+  void WaitEstablished(std::vector<Task>& crds, const SyncOptions& o);
+  /// A layer whose applies are done: its applied tasks have rows in `out` from first_row on.
+  struct LayerRun {
+    const std::vector<SyncInput>& inputs;
+    const std::vector<size_t>& layer;
+    const std::vector<Task>& applied;
+    size_t first_row = 0;
+  };
+  /// Waits for the objects of this layer's manifests that WaitPolicy names: those applied (judged from
+  /// the apply response first) and unchanged ones of kinds that can be not ready (MayBeNotReady). A row
+  /// that did not get ready becomes `failed`; an unchanged object that did not gets a `failed` row.
+  void WaitReady(const LayerRun& run, const SyncOptions& o, std::vector<SyncResult>& out);
   void Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out);
   struct PruneTask;
   class PruneRun;
@@ -158,6 +194,8 @@ class SyncEngine {
   std::atomic<size_t> done_{0};
   size_t total_ = 0;
   bool crds_applied_ = false;  ///< this run applied CRDs: custom resources may wait for discovery
+  std::set<std::pair<std::string, std::string>> applied_kinds_;  ///< group and kind of every object to apply
+  std::set<std::string> failed_unchanged_;  ///< state keys of unchanged objects a wait found not ready
   std::unique_ptr<AdaptiveLimit> limit_;  ///< requests in flight, adapted to the server
 };
 

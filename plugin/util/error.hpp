@@ -17,6 +17,7 @@ enum class ErrorKind {
   kUnauthorized, ///< 401 after credential refresh
   kTransport,    ///< could not reach the server, timeout, TLS failure
   kToolMissing,  ///< an external tool (kustomize, helm, op, oras, git) is not on PATH
+  kNotReady,     ///< an applied object failed or did not become ready in time (readiness waits)
   kInternal,     ///< a bug or an unexpected condition
 };
 

@@ -47,6 +47,31 @@ TEST_CASE("state sync: Complete and Validate check flag values and combinations"
   }
 }
 
+TEST_CASE("state sync: --timeout is a duration of at least a second") {
+  struct Case {
+    std::string timeout;
+    std::string want;
+    std::chrono::seconds want_seconds{0};
+  };
+  const std::vector<Case> cases = {
+      {"5m", "", std::chrono::seconds(300)},
+      {"20s", "", std::chrono::seconds(20)},
+      {"90", "", std::chrono::seconds(90)},
+      {"1h30m", "", std::chrono::seconds(5400)},
+      {"5x", "error: invalid --timeout \"5x\": use a duration of at least a second, e.g. 5m or 90s\n"},
+      {"0", "error: invalid --timeout \"0\": use a duration of at least a second, e.g. 5m or 90s\n"},
+      {"500ms", "error: invalid --timeout \"500ms\": use a duration of at least a second, e.g. 5m or 90s\n"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.timeout);
+    testing::Harness h;
+    StateSyncOptions o;
+    o.timeout = c.timeout;
+    CHECK(h.CompleteAndValidate(o) == c.want);
+    if (c.want.empty()) CHECK(o.wait_timeout == c.want_seconds);
+  }
+}
+
 TEST_CASE("state sync: Complete reads TAZUNA_STATE_SYNC_DELETE and the lock timeout") {
   testing::Harness h;
   h.ctx.env.Set("TAZUNA_STATE_SYNC_DELETE", "TRUE");

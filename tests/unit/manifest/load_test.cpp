@@ -83,6 +83,31 @@ TEST_CASE("load: a full file with includes, environments and providers") {
   CHECK(cm.helmfile.vars.at("zones").static_slice == std::vector<std::string>{"a", "b"});
 }
 
+TEST_CASE("load: helmfile wait and timeoutSeconds (absent or 0: 300 s, as the Go tool)") {
+  struct Case {
+    std::string block;
+    bool want_wait = false;
+    int want_timeout = 300;
+  };
+  const std::vector<Case> cases = {
+      {"{ wait: true, timeoutSeconds: 45 }", true, 45},
+      {"{ wait: true }", true, 300},
+      {"{ wait: true, timeoutSeconds: 0 }", true, 300},
+      {"{ timeoutSeconds: \"60\" }", false, 60},
+      {"{}", false, 300},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.block);
+    FakeFileReader files;
+    files.files["tazuna.yaml"] =
+        "spec:\n  manifests:\n    - { name: a, type: helmfile, path: a, helmfile: " + c.block + " }\n";
+    util::Result<TazunaFile> f = LoadTazunaFile("tazuna.yaml", {"", "dev"}, files);
+    REQUIRE_MESSAGE(f.has_value(), f.error().message);
+    CHECK(f->manifests[0].helmfile.wait == c.want_wait);
+    CHECK(f->manifests[0].helmfile.timeout_seconds == c.want_timeout);
+  }
+}
+
 TEST_CASE("load: minimal file; mode defaults to or; dev builds skip the version gate") {
   FakeFileReader files;
   files.files["tazuna.yaml"] = "spec:\n  minimumSupportedTazunaVersion: 99.0.0\n  manifests:\n"
