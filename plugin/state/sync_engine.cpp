@@ -169,44 +169,57 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     }
   }
   log_.Log(2, StrCat(e.manifest, ": ", e.key, " ", VerbName(task.result.verb)));
+  // Nothing reads an applied object again but a CRD's spec (WaitEstablished): its memory goes to the
+  // rows that pile up meanwhile, so thousands of objects do not need both at once.
+  if (PhaseOf(e.parsed) != Phase::kCrd) *task.object = json();
   Tick();
   if (o.dry_run == kube::DryRun::kNone) {
     if (auto st = cp.MaybeFlush(); !st) Abort(st.error());  // progress that cannot be recorded: stop
   }
 }
 
-void SyncEngine::ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const SyncOptions& o) {
+void SyncEngine::ApplyTasks(std::span<Task> tasks, Checkpointer& cp, const SyncOptions& o) {
   util::ParallelFor(tasks.size(), o.concurrency, [&](size_t i) { ApplyOne(tasks[i], cp, o); });
 }
 
 util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer,
                                     Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out) {
-  std::vector<Task> phases[3];
+  // One array in apply order (Namespaces, CRDs, the rest), sized once: with thousands of objects, growing
+  // and regrouping per-phase copies of the rows was a large part of a sync's peak memory.
+  size_t counts[3] = {0, 0, 0};
   for (size_t idx : layer) {
-    SyncInput& in = inputs[idx];
-    for (const auto& e : in.diff) {
-      if (!IsApply(e)) continue;
-      Task t{&e, &in.desired.objects[e.object_index].object, MakeResult(e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash), {}};
-      phases[static_cast<int>(PhaseOf(e.parsed))].push_back(std::move(t));
-      // Record intent before the object can exist: an empty hash reads back as "modified", so a
-      // run killed after this point re-applies it (or prunes it) instead of forgetting it.
-      if (e.type == ChangeType::kAdded && o.dry_run == kube::DryRun::kNone) cp.Set(e.manifest, e.key, "");
+    for (const auto& e : inputs[idx].diff) counts[static_cast<int>(PhaseOf(e.parsed))] += IsApply(e) ? 1 : 0;
+  }
+  std::vector<Task> applied;
+  applied.reserve(counts[0] + counts[1] + counts[2]);
+  for (int phase = 0; phase < 3; ++phase) {
+    for (size_t idx : layer) {
+      SyncInput& in = inputs[idx];
+      for (const auto& e : in.diff) {
+        if (!IsApply(e) || static_cast<int>(PhaseOf(e.parsed)) != phase) continue;
+        applied.push_back(Task{&e, &in.desired.objects[e.object_index].object,
+                               MakeResult(e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash), {}});
+        // Record intent before the object can exist: an empty hash reads back as "modified", so a
+        // run killed after this point re-applies it (or prunes it) instead of forgetting it.
+        if (e.type == ChangeType::kAdded && o.dry_run == kube::DryRun::kNone) cp.Set(e.manifest, e.key, "");
+      }
     }
   }
   if (o.dry_run == kube::DryRun::kNone) {
     if (auto st = cp.FlushAll(); !st) return st;
   }
   const size_t first_row = out.size();
-  for (auto& tasks : phases) {
-    ApplyTasks(tasks, cp, o);
-    if (&tasks == &phases[1]) {
-      WaitEstablished(tasks, o);
-      crds_applied_ = crds_applied_ || !tasks.empty();
+  const std::span<Task> all(applied);
+  const std::span<Task> phases[3] = {all.first(counts[0]), all.subspan(counts[0], counts[1]),
+                                     all.subspan(counts[0] + counts[1])};
+  for (int phase = 0; phase < 3; ++phase) {
+    ApplyTasks(phases[phase], cp, o);
+    if (phase == static_cast<int>(Phase::kCrd)) {
+      WaitEstablished(phases[phase], o);
+      crds_applied_ = crds_applied_ || !phases[phase].empty();
     }
   }
-  std::vector<Task> applied;
-  for (auto& tasks : phases) std::move(tasks.begin(), tasks.end(), std::back_inserter(applied));
-  for (const auto& t : applied) out.push_back(t.result);
+  for (auto& t : applied) out.push_back(std::move(t.result));
   const bool waits = WaitsAfterLayer(inputs, layer, o.wait);
   // What the layer applied is recorded before a wait that may be long, or be interrupted.
   if (waits && o.dry_run == kube::DryRun::kNone) {
@@ -239,6 +252,8 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     for (const auto& e : in.diff) total_ += IsApply(e) || o.prune ? 1 : 0;
   }
   limit_ = std::make_unique<AdaptiveLimit>(o.concurrency, o.concurrency);  // start wide; back off on signals
+  size_t rows = 0;  // at most one per diff entry and one per unchanged object
+  for (const auto& in : inputs) rows += in.diff.size() + in.desired.objects.size();
   Checkpointer cp(store_, clock_, o.checkpoint_interval);
   cp.set_fence(o.fence);
   abort_.reset();
@@ -251,6 +266,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     }
   }
   SyncReport report;
+  report.results.reserve(rows);
   for (const auto& layer : layers) {
     if (std::any_of(report.results.begin(), report.results.end(), [](const SyncResult& r) { return IsFailure(r.verb); })) {
       SkipLayer(inputs, layer, report.results);  // as the Go tool, a failed layer stops the ones after it

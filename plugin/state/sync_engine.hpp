@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 #include <memory>
 #include <string>
 #include <vector>
@@ -146,19 +147,19 @@ class SyncEngine {
   /// One object to apply in a layer, and what came of it.
   struct Task {
     const DiffEntry* entry = nullptr;
-    const nlohmann::json* object = nullptr;
+    nlohmann::json* object = nullptr;  ///< the rendered object; released once applied (not CRDs)
     SyncResult result;
     Readiness readiness;  ///< judged from the apply response
   };
   util::Status ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, Checkpointer& cp,
                           const SyncOptions& o, std::vector<SyncResult>& out);
   void SkipLayer(const std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, std::vector<SyncResult>& out);
-  void ApplyTasks(std::vector<Task>& tasks, Checkpointer& cp, const SyncOptions& o);
+  void ApplyTasks(std::span<Task> tasks, Checkpointer& cp, const SyncOptions& o);
   void ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o);
   util::Result<kube::ApplyResult> ApplyOrReplace(const nlohmann::json& object, const nlohmann::json& metadata,
                                                  bool want_object, const SyncOptions& o);
   bool JudgedOnApply(const DiffEntry& e, const nlohmann::json& object, const SyncOptions& o) const;
-  void WaitEstablished(std::vector<Task>& crds, const SyncOptions& o);
+  void WaitEstablished(std::span<Task> crds, const SyncOptions& o);
   /// A layer whose applies are done: its applied tasks have rows in `out` from first_row on.
   struct LayerRun {
     const std::vector<SyncInput>& inputs;

@@ -37,7 +37,7 @@ void MarkNotReady(SyncResult& row, const WaitItem& item, std::chrono::seconds ti
 
 // Only CRDs whose custom resources this run applies are waited for (all at once): a CRD nothing in the
 // run depends on is ready for nobody sooner by waiting, and its GETs can be large.
-void SyncEngine::WaitEstablished(std::vector<Task>& crds, const SyncOptions& o) {
+void SyncEngine::WaitEstablished(std::span<Task> crds, const SyncOptions& o) {
   if (o.dry_run == kube::DryRun::kAll) return;
   std::vector<WaitItem> items;
   const auto deadline = clock_.Steady() + o.crd_timeout;
