@@ -43,7 +43,7 @@ prepare() {  # prepare NAME: $work/NAME/{m/*.yaml,tazuna.yaml}
 }
 
 reset() {  # reset NAME: no objects of the bundle, no state
-  kubectl delete -f "$work/$1/m" --ignore-not-found --wait=true >/dev/null 2>&1 || true
+  kubectl delete -f "$work/$1/m" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
   kubectl delete cm -n tazuna "tazuna-state-bb-$1" --ignore-not-found >/dev/null 2>&1 || true
 }
 
