@@ -44,7 +44,8 @@ void PrintKeptHints(std::ostream& err, const state::SyncReport& report) {
   }
   for (const auto& r : report.results) {
     if (!r.forgettable) continue;
-    err << "hint: " << ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name)
+    const state::StateKey k = r.Parsed();
+    err << "hint: " << ObjectName(k.group, k.kind, k.name)
         << " is not managed by tazuna; to stop tracking it: kubectl tazuna state forget '" << r.key << "'\n";
   }
 }
@@ -52,10 +53,11 @@ void PrintKeptHints(std::ostream& err, const state::SyncReport& report) {
 nlohmann::json SyncReportList(const state::SyncReport& report) {
   std::vector<nlohmann::json> items;
   for (const auto& r : report.results) {
-    nlohmann::json j = {{"manifest", r.manifest}, {"key", r.key}, {"apiVersion", r.parsed.ApiVersion()},
-                        {"kind", r.parsed.kind}, {"namespace", r.parsed.namespace_name},
-                        {"name", r.parsed.name}, {"hash", r.hash}, {"result", state::VerbName(r.verb)}};
-    if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.error);
+    const state::StateKey k = r.Parsed();
+    nlohmann::json j = {{"manifest", r.manifest}, {"key", r.key}, {"apiVersion", k.ApiVersion()},
+                        {"kind", k.kind}, {"namespace", k.namespace_name},
+                        {"name", k.name}, {"hash", r.hash}, {"result", state::VerbName(r.verb)}};
+    if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.Error());
     if (!r.note.empty()) j["reason"] = r.note;
     items.push_back(std::move(j));
   }
@@ -69,8 +71,9 @@ std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::F
   renderers.machine = SyncReportList;
   renderers.human = [style](const state::SyncReport& report, print::Format, std::ostream& out) {
     for (const auto& r : report.results) {
-      std::string line = r.manifest + "  " + ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name);
-      if (!r.parsed.namespace_name.empty()) line += " -n " + r.parsed.namespace_name;
+      const state::StateKey k = r.Parsed();
+      std::string line = r.manifest + "  " + ObjectName(k.group, k.kind, k.name);
+      if (!k.namespace_name.empty()) line += " -n " + k.namespace_name;
       out << line << ' ' << VerbText(r, style) << '\n';
     }
   };
@@ -80,10 +83,10 @@ std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::F
 void PrintSyncProblems(std::ostream& err, const state::SyncReport& report) {
   for (const auto& r : report.results) {
     if (r.verb != Verb::kFailed) continue;
-    err << "error: manifest \"" << r.manifest << "\": " << ObjectName(r.parsed.group, r.parsed.kind, r.parsed.name)
-        << (r.parsed.namespace_name.empty() ? "" : " -n " + r.parsed.namespace_name) << ": "
-        << ObjectErrorText(r.error) << '\n';
-    for (const auto& line : r.error.detail_lines) err << line << '\n';
+    const state::StateKey k = r.Parsed();
+    err << "error: manifest \"" << r.manifest << "\": " << ObjectName(k.group, k.kind, k.name)
+        << (k.namespace_name.empty() ? "" : " -n " + k.namespace_name) << ": " << ObjectErrorText(r.Error()) << '\n';
+    for (const auto& line : r.Error().detail_lines) err << line << '\n';
   }
   PrintKeptHints(err, report);
 }

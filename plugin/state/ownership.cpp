@@ -101,7 +101,7 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
 util::Status ReleaseTaken(StateStore& store, IdentityResolver& ids, const SyncReport& report) {
   std::map<std::string, std::set<ObjectIdentity>> taken;
   for (const auto& r : report.results) {
-    if (!r.taken_from.empty()) taken[r.taken_from].insert(r.identity);
+    if (r.taken) taken[r.taken->manifest].insert(r.taken->identity);
   }
   for (const auto& [manifest, identities] : taken) {
     auto state = store.Read(manifest);

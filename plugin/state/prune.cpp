@@ -228,8 +228,7 @@ class SyncEngine::PruneRun {
     if (o_.dry_run == kube::DryRun::kNone) cp_.Set(t.result.manifest, t.result.key, std::nullopt);
   }
   void Fail(PruneTask& t, util::Error error) {
-    t.result.verb = Verb::kFailed;
-    t.result.error = std::move(error);
+    t.result.Fail(std::move(error));
   }
 
   SyncEngine& e_;
@@ -253,7 +252,7 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
   for (const auto& in : inputs) {
     for (auto it = in.diff.rbegin(); it != in.diff.rend(); ++it) {
       if (it->type != ChangeType::kRemoved) continue;
-      PruneTask t{&*it, in.desired.objects.empty(), MakeResult(it->manifest, it->key, it->parsed, Verb::kKept, it->old_hash)};
+      PruneTask t{&*it, in.desired.objects.empty(), MakeResult(it->manifest, it->key, Verb::kKept, it->old_hash)};
       if (run.Screen(t, failed_applies)) {
         ranks[PruneRank(it->parsed)].push_back(std::move(t));
       } else {

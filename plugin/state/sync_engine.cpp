@@ -28,6 +28,16 @@ const char* VerbName(Verb verb) {
   return "unknown";
 }
 
+StateKey SyncResult::Parsed() const {
+  auto parsed = ParseStateKey(key);
+  return parsed ? *parsed : StateKey{};
+}
+
+const util::Error& SyncResult::Error() const {
+  static const util::Error kNone;
+  return error ? *error : kNone;
+}
+
 namespace {
 
 enum class Phase { kNamespace, kCrd, kRest };
@@ -153,8 +163,7 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     } else if (!applied->created && foreign) {
       task.result.note = util::StrCat("moved from manifest ", util::Quote(live->manifest));
       if (o.sibling_manifests.count(live->manifest) == 0) {  // --take-ownership: its old state lets go (ReleaseTaken)
-        task.result.taken_from = live->manifest;
-        task.result.identity = e.identity;
+        task.result.taken = std::make_unique<TakenFrom>(TakenFrom{live->manifest, e.identity});
       }
     }
     if (o.dry_run == kube::DryRun::kNone) {
@@ -162,8 +171,7 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
       if (!e.old_key.empty()) cp.Set(e.manifest, e.old_key, std::nullopt);
     }
   } else {
-    task.result.verb = Verb::kFailed;
-    task.result.error = applied.error();
+    task.result.Fail(applied.error());
     if (o.dry_run == kube::DryRun::kNone && e.type == ChangeType::kAdded && DefinitelyNotApplied(applied.error())) {
       cp.Set(e.manifest, e.key, std::nullopt);  // never created: drop the pending record
     }
@@ -198,7 +206,7 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
       for (const auto& e : in.diff) {
         if (!IsApply(e) || static_cast<int>(PhaseOf(e.parsed)) != phase) continue;
         applied.push_back(Task{&e, &in.desired.objects[e.object_index].object,
-                               MakeResult(e.manifest, e.key, e.parsed, Verb::kFailed, e.new_hash), {}});
+                               MakeResult(e.manifest, e.key, Verb::kFailed, e.new_hash), {}});
         // Record intent before the object can exist: an empty hash reads back as "modified", so a
         // run killed after this point re-applies it (or prunes it) instead of forgetting it.
         if (e.type == ChangeType::kAdded && o.dry_run == kube::DryRun::kNone) cp.Set(e.manifest, e.key, "");
@@ -236,7 +244,7 @@ void SyncEngine::SkipLayer(const std::vector<SyncInput>& inputs, const std::vect
   for (size_t idx : layer) {
     for (const auto& e : inputs[idx].diff) {
       if (!IsApply(e)) continue;
-      out.push_back(MakeResult(e.manifest, e.key, e.parsed, Verb::kSkipped, e.new_hash));
+      out.push_back(MakeResult(e.manifest, e.key, Verb::kSkipped, e.new_hash));
       out.back().note = "an earlier dependsOn layer failed";
       Tick();
     }
@@ -284,7 +292,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     }
     for (size_t i = 0; i < in.desired.objects.size(); ++i) {
       const DesiredObject& d = in.desired.objects[i];
-      if (!touched[i] && failed_unchanged_.count(d.key_string) == 0) report.results.push_back(MakeResult(in.desired.name, d.key_string, d.key, Verb::kUnchanged, d.hash));
+      if (!touched[i] && failed_unchanged_.count(d.key_string) == 0) report.results.push_back(MakeResult(in.desired.name, d.key_string, Verb::kUnchanged, d.hash));
     }
   }
   for (const auto& r : report.results) {

@@ -25,27 +25,40 @@ const char* VerbName(Verb verb);
 /// A row that did not get applied as asked (failed, or a conflict): later layers and prune wait for none.
 inline bool IsFailure(Verb verb) { return verb == Verb::kFailed || verb == Verb::kConflict; }
 
-/// One object's outcome.
+/// Where an object applied with --take-ownership came from (another repository's manifest).
+struct TakenFrom {
+  std::string manifest;
+  ObjectIdentity identity;
+};
+
+/// One object's outcome. A sync of thousands of objects holds a row per object (twice, while applying),
+/// so the rare parts (an error, a take-over) are kept out of line and the parsed key is parsed on demand.
 struct SyncResult {
   std::string manifest;
   std::string key;
-  StateKey parsed;
-  Verb verb = Verb::kUnchanged;
   std::string hash;
-  util::Error error;  ///< for kFailed
-  std::string note;   ///< why, for kept, skipped and some deletes ("not managed by tazuna")
+  std::string note;  ///< why, for kept, skipped and some deletes ("not managed by tazuna")
+  Verb verb = Verb::kUnchanged;
   bool forgettable = false;  ///< kept while its state entry stays: `state forget` is the way out
   bool refused = false;      ///< a prune refused for a reason that fails the run (empty render, ...)
-  std::string taken_from;    ///< applied with --take-ownership from this (other repository's) manifest
-  ObjectIdentity identity;   ///< set for taken objects
+  std::unique_ptr<util::Error> error;  ///< for kFailed
+  std::unique_ptr<TakenFrom> taken;    ///< set for objects applied with --take-ownership from another manifest
+
+  /// `key` parsed; empty for a stored key that does not parse.
+  StateKey Parsed() const;
+  /// The error of a failed row (an empty error when none was recorded).
+  const util::Error& Error() const;
+  void Fail(util::Error e) {
+    verb = Verb::kFailed;
+    error = std::make_unique<util::Error>(std::move(e));
+  }
 };
 
 /// A row for `key` of `manifest` with `verb` and `hash`; everything else empty.
-inline SyncResult MakeResult(std::string manifest, std::string key, StateKey parsed, Verb verb, std::string hash) {
+inline SyncResult MakeResult(std::string manifest, std::string key, Verb verb, std::string hash) {
   SyncResult r;
   r.manifest = std::move(manifest);
   r.key = std::move(key);
-  r.parsed = std::move(parsed);
   r.verb = verb;
   r.hash = std::move(hash);
   return r;

@@ -29,8 +29,7 @@ void MarkNotReady(SyncResult& row, const WaitItem& item, std::chrono::seconds ti
   } else {
     message = StrCat(done, ", but not ", what, " when the wait stopped (another object failed): ", item.last.message);
   }
-  row.verb = Verb::kFailed;
-  row.error = util::MakeError(util::ErrorKind::kNotReady, std::move(message));
+  row.Fail(util::MakeError(util::ErrorKind::kNotReady, std::move(message)));
 }
 
 }  // namespace
@@ -48,7 +47,7 @@ void SyncEngine::WaitEstablished(std::span<Task> crds, const SyncOptions& o) {
     const std::string group = spec.value("group", "");
     const std::string kind = spec.contains("names") ? spec["names"].value("kind", "") : "";
     if (applied_kinds_.count({group, kind}) == 0) continue;
-    items.push_back({t.result.manifest, t.result.parsed, t.readiness, false, deadline, i});
+    items.push_back({t.result.manifest, t.result.Parsed(), t.readiness, false, deadline, i});
   }
   if (items.empty()) return;
   ReadinessWaiter waiter(client_, clock_, log_);
@@ -113,7 +112,7 @@ void SyncEngine::WaitReady(const LayerRun& run, const SyncOptions& o, std::vecto
     const SyncResult& row = out[run.first_row + i];
     const auto timeout = TimeoutOf(o.wait, row.manifest);
     if (!timeout || !WasApplied(row.verb)) continue;
-    plan.items.push_back({row.manifest, WhereApplied(row.parsed, run.applied[i].entry->identity),
+    plan.items.push_back({row.manifest, WhereApplied(row.Parsed(), run.applied[i].entry->identity),
                           run.applied[i].readiness, false, now + *timeout, run.first_row + i});
   }
   for (size_t idx : run.layer) {
@@ -130,7 +129,7 @@ void SyncEngine::WaitReady(const LayerRun& run, const SyncOptions& o, std::vecto
     if (item.last.state == ReadyState::kReady) continue;
     size_t row = item.row;
     if (const auto d = plan.unchanged.find(i); d != plan.unchanged.end()) {  // its row says why the run failed
-      out.push_back(MakeResult(item.manifest, d->second->key_string, d->second->key, Verb::kUnchanged, d->second->hash));
+      out.push_back(MakeResult(item.manifest, d->second->key_string, Verb::kUnchanged, d->second->hash));
       failed_unchanged_.insert(d->second->key_string);
       row = out.size() - 1;
     }

@@ -39,7 +39,7 @@ SyncInput Input(const std::string& manifest, std::vector<DiffEntry> diff) {
 SyncReport Created(int n) {
   SyncReport report;
   for (int i = 0; i < n; ++i) {
-    report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/object-" + std::to_string(i), {},
+    report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/object-" + std::to_string(i),
                                         Verb::kCreated, std::string(64, 'a')));
   }
   return report;
@@ -83,10 +83,10 @@ TEST_CASE("history: RecordOutcome counts every verb and lists changed objects wi
   removed.key = "web//v1/ConfigMap/default/b";
   removed.old_hash = "old-b";
   SyncReport report;
-  report.results = {MakeResult("web", modified.key, {}, Verb::kConfigured, "new-a"),
-                    MakeResult("web", removed.key, {}, Verb::kDeleted, "old-b"),
-                    MakeResult("web", "web//v1/ConfigMap/default/c", {}, Verb::kUnchanged, "c"),
-                    MakeResult("web", "web//v1/ConfigMap/default/d", {}, Verb::kCreated, "new-d")};
+  report.results.push_back(MakeResult("web", modified.key, Verb::kConfigured, "new-a"));
+  report.results.push_back(MakeResult("web", removed.key, Verb::kDeleted, "old-b"));
+  report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/c", Verb::kUnchanged, "c"));
+  report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/d", Verb::kCreated, "new-d"));
   Revision r;
   RecordOutcome(r, report, {Input("web", {modified, removed}), Input("idle", {})});
   CHECK(r.counts == std::map<std::string, std::map<std::string, int>>{
