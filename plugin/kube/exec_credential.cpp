@@ -111,8 +111,8 @@ util::Result<ExecCredential> ParseExecCredential(const std::string& stdout_text,
     return MakeError(ErrorKind::kInput, "decoding stdout: Object 'Kind' is missing or not ExecCredential");
   }
   if (*got != api_version) {
-    return MakeError(ErrorKind::kInput, StrCat("exec plugin is configured to use API version ", api_version,
-                                               ", plugin returned version ", *got));
+    return MakeError(ErrorKind::kInput, StrCat("exec plugin is configured to use API version ", util::Printable(api_version),
+                                               ", plugin returned version ", util::Printable(*got)));
   }
   if (!doc.contains("status") || !doc["status"].is_object()) {
     return MakeError(ErrorKind::kInput, "exec plugin didn't return a status field");

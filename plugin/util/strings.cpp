@@ -1,5 +1,6 @@
 #include "util/strings.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace tazuna::util {
@@ -66,6 +67,14 @@ std::string Quote(std::string_view text) {
   }
   out += '"';
   return out;
+}
+
+std::string Printable(std::string_view text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte != 0x7f;
+  });
+  return plain ? std::string(text) : Quote(text);
 }
 
 }  // namespace tazuna::util

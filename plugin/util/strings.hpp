@@ -28,5 +28,8 @@ std::string ToLower(std::string_view text);
 /// Quotes like Go's %q (used in messages): "name". `"` and `\` are escaped, and so are control
 /// characters (`\n`, `\t`, `\x00`, ...), so a quoted value never breaks a one-line message.
 std::string Quote(std::string_view text);
+/// `text` as it is when it has no control characters, else Quote(text): for values shown bare in
+/// kubectl's wording that must still not break a one-line message.
+std::string Printable(std::string_view text);
 
 }  // namespace tazuna::util

@@ -53,6 +53,10 @@ TEST_CASE("exec credential: parsing v1 and v1beta1 and its errors") {
        kV1,
        "exec plugin is configured to use API version client.authentication.k8s.io/v1, plugin returned version "
        "client.authentication.k8s.io/v1beta1"},
+      // Found by fuzzing: a control character in the returned version stays escaped (one-line errors).
+      {R"({"apiVersion":"client.auth\ntication.k4s.io/v1","kind":"ExecCredential","status":{"token":"t"}})", kV1,
+       "exec plugin is configured to use API version client.authentication.k8s.io/v1, plugin returned version "
+       "\"client.auth\\ntication.k4s.io/v1\""},
       {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential"})", kV1,
        "exec plugin didn't return a status field"},
       {R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{}})", kV1,

@@ -40,5 +40,12 @@ TEST_CASE("strings: Quote escapes what would break a one-line message") {
   CHECK(Quote("caf\xc3\xa9") == "\"caf\xc3\xa9\"");  // UTF-8 text stays as it is
 }
 
+TEST_CASE("strings: Printable quotes only what has control characters") {
+  CHECK(Printable("client.authentication.k8s.io/v1") == "client.authentication.k8s.io/v1");
+  CHECK(Printable("caf\xc3\xa9 \"x\"") == "caf\xc3\xa9 \"x\"");
+  CHECK(Printable("a\nb") == "\"a\\nb\"");
+  CHECK(Printable(std::string("\0", 1)) == "\"\\x00\"");
+}
+
 }  // namespace
 }  // namespace tazuna::util
