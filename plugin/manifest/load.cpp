@@ -53,6 +53,10 @@ Result<std::vector<ManifestEntry>> ExpandIncludes(ParsedFile& root, const std::s
       if (!files.Exists(full)) {
         return reader.ErrorAt(ref.mark, ref.field, util::StrCat("include file ", util::Quote(full), " not found"));
       }
+      if (files.IsDirectory(full)) {  // read as a file, a directory would be an "empty file"
+        return reader.ErrorAt(ref.mark, ref.field,
+                              util::StrCat("include ", util::Quote(full), " is a directory, not a tazuna file"));
+      }
       if (Status s = AppendInclude(ref, root_dir, options, files, out); !s) return s.error();
     }
   }

@@ -132,13 +132,13 @@ util::Status ParseData(const std::string& configmap, const json& data, ManifestS
       continue;
     }
     auto entry = DecodeEntry(text);
-    if (!entry) return entry.error().WithContext(StrCat("configmap ", configmap, " key ", data_key));
+    if (!entry) return entry.error().WithContext(StrCat("configmap ", configmap, " key ", util::Printable(data_key)));
     const std::string key = IsHashedDataKey(data_key) ? entry->key : DecodeDataKey(data_key);
     auto parsed = ParseStateKey(key);
-    if (!parsed) return parsed.error().WithContext(StrCat("configmap ", configmap, " key ", data_key));
+    if (!parsed) return parsed.error().WithContext(StrCat("configmap ", configmap, " key ", util::Printable(data_key)));
     // An entry of another manifest would read as removed here, and be pruned.
     if (!state.manifest.empty() && parsed->manifest != state.manifest) {
-      return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, " key ", data_key, ": state key ",
+      return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, " key ", util::Printable(data_key), ": state key ",
                                                  util::Quote(key), " belongs to manifest ",
                                                  util::Quote(parsed->manifest), ", not ", util::Quote(state.manifest)));
     }

@@ -71,6 +71,14 @@ TEST_CASE("store: a corrupt entry names the ConfigMap and key") {
   CHECK(st.error().message.rfind("configmap tazuna-state-m key m____v1__ConfigMap__c: ", 0) == 0);
 }
 
+TEST_CASE("store: a data key with control characters stays on one line in the error (found by fuzzing)") {
+  ManifestState s;
+  const auto st = ParseData("tazuna-state-m", {{"m____v1__ConfigMap__a\nb", "not json"}}, s);
+  REQUIRE_FALSE(st);
+  CHECK(st.error().message.rfind("configmap tazuna-state-m key \"m____v1__ConfigMap__a\\nb\": ", 0) == 0);
+  CHECK(st.error().message.find('\n') == std::string::npos);
+}
+
 TEST_CASE("store: state edited by hand is an input error naming the ConfigMap and key, never an exception") {
   const std::string hash(64, 'a');
   const std::string entry = R"({"contentHash":")" + hash + R"("})";
