@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <set>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 
@@ -16,9 +17,10 @@ namespace {
 
 using nlohmann::json;
 
-// yaml-cpp parses at most 2000 levels; aliases can only nest deeper through a cycle
-// (`&a [*a]`), which goyaml.v2 rejects as "anchor value contains itself".
-constexpr int kMaxDepth = 2500;
+// yaml-cpp parses at most 2000 levels. Aliases nest deeper through a cycle (`&a [*a]`), rejected as
+// goyaml.v2 does ("anchor value contains itself"), or through chains of anchors, cut here: each level
+// costs a few stack frames, and a worker thread's stack (or a sanitizer build's) is not unlimited.
+constexpr int kMaxDepth = 1000;
 constexpr std::string_view kCoreTagPrefix = "tag:yaml.org,2002:";
 
 Error PositionedError(const YamlOptions& options, int line, int column, std::string_view message) {
@@ -176,9 +178,30 @@ class Converter {
 
   Result<json> Value(const YAML::Node& node, int depth) {
     if (Status s = Count(node, depth); !s) return s.error();
+    if (node.IsSequence() || node.IsMap()) return Collection(node, depth);
+    if (node.IsScalar()) return ScalarValue(node);
+    return json(nullptr);  // Null, Undefined
+  }
+
+ private:
+  // A sequence or map, inside its ancestors on path_ (an alias back to one of them is a cycle).
+  Result<json> Collection(const YAML::Node& node, int depth) {
+    if (Status s = Enter(node); !s) return s.error();
+    auto out = CollectionValue(node, depth);
+    path_.pop_back();
+    return out;
+  }
+
+  Status Enter(const YAML::Node& node) {
+    for (const YAML::Node& ancestor : path_) {
+      if (ancestor.is(node)) return At(node, "anchor value contains itself");
+    }
+    path_.push_back(node);
+    return Ok();
+  }
+
+  Result<json> CollectionValue(const YAML::Node& node, int depth) {
     switch (node.Type()) {
-      case YAML::NodeType::Scalar:
-        return ScalarValue(node);
       case YAML::NodeType::Sequence: {
         json out = json::array();
         for (const auto& item : node) {
@@ -193,12 +216,11 @@ class Converter {
         if (Status s = MapInto(node, out, depth); !s) return s.error();
         return out;
       }
-      default:  // Null, Undefined
-        return json(nullptr);
+      default:
+        return json(nullptr);  // not reached: Value sends only sequences and maps here
     }
   }
 
- private:
   Error At(const YAML::Node& node, std::string_view message) const {
     const YAML::Mark mark = node.Mark();
     return PositionedError(options_, mark.line, mark.column, message);
@@ -209,7 +231,7 @@ class Converter {
       return At(node, StrCat("document has more than ", options_.max_nodes,
                              " nodes after alias expansion"));
     }
-    if (depth > kMaxDepth) return At(node, "nesting too deep (an anchor contains itself?)");
+    if (depth > kMaxDepth) return At(node, StrCat("nesting too deep (more than ", kMaxDepth, " levels)"));
     return Ok();
   }
 
@@ -320,22 +342,30 @@ class Converter {
 
   Status Merge(const YAML::Node& value, json& out, int depth) {
     if (Status s = Count(value, depth); !s) return s;
-    if (value.IsMap()) return MapInto(value, out, depth);
+    if (value.IsMap()) return MergeMap(value, out, depth);
     if (!value.IsSequence()) return At(value, "map merge requires map or sequence of maps as the value");
     // Earlier maps in the list take precedence, so apply them last.
     for (size_t i = value.size(); i-- > 0;) {
       const YAML::Node item = value[i];
       if (!item.IsMap()) return At(item, "map merge requires map or sequence of maps as the value");
       if (Status s = Count(item, depth + 1); !s) return s;
-      if (Status s = MapInto(item, out, depth + 1); !s) return s;
+      if (Status s = MergeMap(item, out, depth + 1); !s) return s;
     }
     return Ok();
+  }
+
+  Status MergeMap(const YAML::Node& map, json& out, int depth) {
+    if (Status s = Enter(map); !s) return s;
+    Status st = MapInto(map, out, depth);
+    path_.pop_back();
+    return st;
   }
 
   std::string_view text_;
   const YamlOptions& options_;
   size_t nodes_ = 0;
   std::set<size_t> checked_quotes_;  ///< quoted scalars already verified (aliases repeat them)
+  std::vector<YAML::Node> path_;     ///< the sequences and maps being converted, outermost first
 };
 
 }  // namespace

@@ -311,7 +311,32 @@ TEST_CASE("yaml json: alias expansion is bounded") {
 }
 
 TEST_CASE("yaml json: an anchor that contains itself is an error, not a crash") {
-  CHECK_FALSE(ParseYamlDocument("a: &x [1, *x]\n", kOptions));
+  // The position is the anchored node's (yaml-cpp gives an alias no position of its own).
+  const std::pair<std::string, std::string> cases[] = {
+      {"a: &x [1, *x]\n", "in.yaml:1:4: anchor value contains itself"},
+      // Found by tests/fuzz (yaml_json): through a map inside a flow sequence, the stack overflowed first.
+      {"a: &x [t': *x]\n", "in.yaml:1:4: anchor value contains itself"},
+      {"a: &x {b: {c: *x}}\n", "in.yaml:1:4: anchor value contains itself"},
+      {"a: &x {<<: *x}\n", "in.yaml:1:4: anchor value contains itself"},
+  };
+  for (const auto& [in, want] : cases) {
+    CAPTURE(in);
+    auto parsed = ParseYamlDocument(in, kOptions);
+    REQUIRE_FALSE(parsed);
+    CHECK(parsed.error().message == want);
+  }
+  // The same anchor twice side by side is no cycle.
+  auto twice = ParseYamlDocument("a: &x {k: [1]}\nb: [*x, *x]\n", kOptions);
+  REQUIRE(twice);
+  CHECK(twice->at("b").size() == 2);
+  // Chains of anchors nest without a cycle, up to a limit.
+  std::string chain = "l0: &l0 [[[[[[[[[[1]]]]]]]]]]\n";
+  for (int i = 1; i < 120; ++i) {
+    chain += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [[[[[[[[[*l" + std::to_string(i - 1) + "]]]]]]]]]\n";
+  }
+  auto deep = ParseYamlDocument(chain, kOptions);
+  REQUIRE_FALSE(deep);
+  CHECK(deep.error().message.find("nesting too deep (more than 1000 levels)") != std::string::npos);
 }
 
 TEST_CASE("yaml json: yaml-cpp quirks are corrected") {
