@@ -1,7 +1,10 @@
 // Parsing of a tazuna-format file's root, spec, environments and providers.
 #include "manifest/parse.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <regex>
+#include <string_view>
 
 #include "util/strings.hpp"
 
@@ -22,6 +25,60 @@ Status CheckMode(const YAML::Node& map, const std::string& field, const NodeRead
                    util::StrCat("must be or or and, not ", util::Quote(mode)));
 }
 
+// Length of the repetition operator at p[i] (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`), or 0.
+size_t RepeatLength(std::string_view p, size_t i) {
+  if (p[i] == '*' || p[i] == '+' || p[i] == '?') return 1;
+  if (p[i] != '{') return 0;
+  size_t j = i + 1;
+  const size_t digits = j;
+  while (j < p.size() && p[j] >= '0' && p[j] <= '9') ++j;
+  if (j == digits) return 0;  // `{` not followed by a count is a literal in RE2
+  if (j < p.size() && p[j] == ',') {
+    ++j;
+    while (j < p.size() && p[j] >= '0' && p[j] <= '9') ++j;
+  }
+  return j < p.size() && p[j] == '}' ? j - i + 1 : 0;
+}
+
+// RE2 (Go's regexp) rejects a repetition of a repetition (`a**`, `a+*`, `a{2}+`; a single `?` after one
+// makes it non-greedy). std::regex accepts them and then matches in exponential time.
+std::optional<std::string> NestedRepetition(std::string_view p) {
+  size_t last = std::string_view::npos;  // where the repetition just before the current token starts
+  bool lazy = false;                      // that repetition already took its non-greedy `?`
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '\\') {
+      ++i;
+      last = std::string_view::npos;
+      continue;
+    }
+    if (p[i] == '[') {  // a class: skip to its `]` (one right after `[` or `[^` is a member)
+      size_t j = i + 1;
+      if (j < p.size() && p[j] == '^') ++j;
+      if (j < p.size() && p[j] == ']') ++j;
+      while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
+      i = std::min(j, p.size());
+      last = std::string_view::npos;
+      continue;
+    }
+    const size_t len = RepeatLength(p, i);
+    if (len == 0) {
+      last = std::string_view::npos;
+      continue;
+    }
+    if (last != std::string_view::npos) {
+      if (p[i] == '?' && !lazy) {
+        lazy = true;
+        continue;
+      }
+      return std::string(p.substr(last, i + len - last));
+    }
+    last = i;
+    lazy = false;
+    i += len - 1;
+  }
+  return std::nullopt;
+}
+
 // Go's regexp syntax is RE2; std::regex's ECMAScript grammar covers the patterns people write for context
 // names. A leading (?i) is the one RE2 flag group we translate.
 Status CheckPatterns(const YAML::Node& map, const std::string& field, const NodeReader& r,
@@ -30,6 +87,11 @@ Status CheckPatterns(const YAML::Node& map, const std::string& field, const Node
   for (size_t i = 0; i < patterns.size(); ++i) {
     std::string pattern = patterns[i];
     if (util::StartsWith(pattern, "(?i)")) pattern = pattern.substr(4);
+    if (const auto nested = NestedRepetition(pattern)) {
+      return r.ErrorAt(MarkOf((*seq)[i]), IndexField(ChildField(field, "context_matches"), i),
+                       util::StrCat("invalid regular expression ", util::Quote(patterns[i]),
+                                    ": invalid nested repetition operator: `", *nested, "`"));
+    }
     try {
       std::regex compiled(pattern, std::regex::ECMAScript);
       (void)compiled;

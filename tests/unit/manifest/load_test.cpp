@@ -121,6 +121,18 @@ TEST_CASE("load: minimal file; mode defaults to or; dev builds skip the version 
   }
 }
 
+TEST_CASE("load: context patterns RE2 accepts still load (non-greedy, classes, escapes)") {
+  for (const std::string pattern : {"kind-.*", "a*?", "a+?b??", "x{2,3}?", "[*+]+", "[]*]*", "a\\*+", "(a*)*",
+                                    "(?i)prod-.+"}) {
+    CAPTURE(pattern);
+    FakeFileReader files;
+    files.files["tazuna.yaml"] = "spec:\n  context_matches: ['" + pattern +
+                                 "']\n  manifests:\n    - { name: a, type: manifests, path: a.yaml }\n";
+    util::Result<TazunaFile> f = LoadTazunaFile("tazuna.yaml", {"", ""}, files);
+    CHECK_MESSAGE(f.has_value(), (f ? "" : f.error().message));
+  }
+}
+
 TEST_CASE("load: names that fit a state ConfigMap, the longest included") {
   const std::string longest(227, 'a');
   for (const std::string& name : {std::string("web"), std::string("-web"), std::string("0"),
