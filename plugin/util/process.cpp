@@ -39,7 +39,25 @@ void CloseFd(int& fd) {
   fd = -1;
 }
 
-[[noreturn]] void ExecChild(const ProcessRequest& req, const std::string& path, Pipes& p) {
+// argv and envp for execve, built before fork: in the child of a multi-threaded process only
+// async-signal-safe calls are allowed (an allocation there can wait forever on a lock another thread
+// held at the fork, as the sanitizer build's allocator did).
+struct ExecArgs {
+  std::vector<std::string> args;
+  std::vector<std::string> env;
+  std::vector<char*> argv;
+  std::vector<char*> envp;
+
+  explicit ExecArgs(const ProcessRequest& req) : args(req.argv) {
+    for (const auto& [k, v] : req.env) env.push_back(k + "=" + v);
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+  }
+};
+
+[[noreturn]] void ExecChild(const ProcessRequest& req, const std::string& path, Pipes& p, ExecArgs& exec) {
   ::dup2(p.in[0], 0);
   ::dup2(p.out[1], 1);
   if (!req.pass_stderr) ::dup2(p.err[1], 2);
@@ -47,16 +65,7 @@ void CloseFd(int& fd) {
     if (fd > 2) ::close(fd);
   }
   if (!req.cwd.empty() && ::chdir(req.cwd.c_str()) != 0) _exit(127);
-  std::vector<std::string> env_strings;
-  for (const auto& [k, v] : req.env) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<char*> argv;
-  std::vector<std::string> args = req.argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  ::execve(path.c_str(), argv.data(), envp.data());
+  ::execve(path.c_str(), exec.argv.data(), exec.envp.data());
   _exit(127);
 }
 
@@ -111,9 +120,10 @@ Result<ProcessResult> RealProcessRunner::Run(const ProcessRequest& req) {
   if (::pipe2(p.in, O_CLOEXEC) != 0 || ::pipe2(p.out, O_CLOEXEC) != 0 || ::pipe2(p.err, O_CLOEXEC) != 0) {
     return MakeError(ErrorKind::kInternal, StrCat("pipe: ", std::strerror(errno)));
   }
+  ExecArgs exec(req);
   const pid_t pid = ::fork();
   if (pid < 0) return MakeError(ErrorKind::kInternal, StrCat("fork: ", std::strerror(errno)));
-  if (pid == 0) ExecChild(req, path, p);
+  if (pid == 0) ExecChild(req, path, p, exec);
   CloseFd(p.in[0]);
   CloseFd(p.out[1]);
   CloseFd(p.err[1]);
