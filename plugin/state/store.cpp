@@ -131,15 +131,15 @@ util::Status ParseData(const std::string& configmap, const json& data, ManifestS
       if (auto st = ParseMetadata(configmap, text, state.metadata); !st) return st;
       continue;
     }
+    const auto where = [&] { return StrCat("configmap ", configmap, " key ", util::Printable(data_key)); };
     auto entry = DecodeEntry(text);
-    if (!entry) return entry.error().WithContext(StrCat("configmap ", configmap, " key ", util::Printable(data_key)));
+    if (!entry) return entry.error().WithContext(where());
     const std::string key = IsHashedDataKey(data_key) ? entry->key : DecodeDataKey(data_key);
     auto parsed = ParseStateKey(key);
-    if (!parsed) return parsed.error().WithContext(StrCat("configmap ", configmap, " key ", util::Printable(data_key)));
+    if (!parsed) return parsed.error().WithContext(where());
     // An entry of another manifest would read as removed here, and be pruned.
     if (!state.manifest.empty() && parsed->manifest != state.manifest) {
-      return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, " key ", util::Printable(data_key), ": state key ",
-                                                 util::Quote(key), " belongs to manifest ",
+      return MakeError(ErrorKind::kInput, StrCat(where(), ": state key ", util::Quote(key), " belongs to manifest ",
                                                  util::Quote(parsed->manifest), ", not ", util::Quote(state.manifest)));
     }
     state.entries[key] = entry->content_hash;

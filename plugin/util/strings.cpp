@@ -47,11 +47,18 @@ std::string ToLower(std::string_view text) {
   return out;
 }
 
+namespace {
+bool IsControl(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte < 0x20 || byte == 0x7f;
+}
+}  // namespace
+
 std::string Quote(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte != 0x7f) {
+    if (!IsControl(c)) {
       if (c == '"' || c == '\\') out += '\\';
       out += c;
       continue;
@@ -70,11 +77,7 @@ std::string Quote(std::string_view text) {
 }
 
 std::string Printable(std::string_view text) {
-  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return byte >= 0x20 && byte != 0x7f;
-  });
-  return plain ? std::string(text) : Quote(text);
+  return std::none_of(text.begin(), text.end(), IsControl) ? std::string(text) : Quote(text);
 }
 
 }  // namespace tazuna::util
