@@ -14,7 +14,17 @@ std::optional<std::chrono::milliseconds> ParseRetryAfter(std::string_view value,
 /// Exponential backoff for retry `attempt` (0-based): 200ms doubling, capped at 5s.
 std::chrono::milliseconds Backoff(int attempt);
 
-/// How many times a request is retried after 429, 5xx (GET) or a connection reset.
+/// How many times an idempotent request is retried after a broken connection, a stall or a 5xx.
 constexpr int kMaxRetries = 5;
+/// How many times a request is retried after 429 (client-go's rest client retries 10 times). The sync's
+/// adaptive concurrency halves on 429, so a request rarely meets more than a few in a row.
+constexpr int kMaxThrottleRetries = 10;
+/// The longest Retry-After honoured.
+constexpr std::chrono::seconds kMaxRetryAfter{60};
+/// How long a request that cannot reach a server the client has reached before (refused, reset during
+/// the handshake: an apiserver restarting) keeps trying; the first contact fails at once, as kubectl's.
+constexpr std::chrono::seconds kUnreachableFor{60};
+/// The longest wait between two attempts to reach a restarting server.
+constexpr std::chrono::seconds kUnreachableBackoffCap{2};
 
 }  // namespace tazuna::kube
