@@ -94,6 +94,10 @@ class Client {
   Client(RestConfig config, Transport& transport, util::ProcessRunner& processes, util::Logger& log,
          util::Clock& clock, const util::Environment& env);
   const RestConfig& config() const { return config_; }
+  /// The clock requests are timed and retried by.
+  util::Clock& clock() const { return clock_; }
+  /// The log requests are written to.
+  util::Logger& log() const { return log_; }
   /// Sets the version and git commit in the User-Agent (default "v0.0.0" and "unknown").
   void set_version(std::string_view version, std::string_view commit) { user_agent_ = UserAgent(version, commit); }
 

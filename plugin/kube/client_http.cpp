@@ -139,8 +139,13 @@ std::optional<std::chrono::milliseconds> Client::RetryAnswer(const Call& call, c
 // How long to wait before sending again after no answer; nullopt: give up.
 std::optional<std::chrono::milliseconds> Client::RetryFailure(const Call& call, const util::Error& e, Attempts& a) {
   if (NotSent(e)) {
+    if (!reached_server_) {
+      // First contact: a refused or unknown address fails at once, as kubectl's; a connection dropped in
+      // the handshake is a fault on the way, tried again a few times.
+      if (e.reason != kReasonHandshakeReset || a.unreachable >= kMaxRetries) return std::nullopt;
+      return Backoff(a.unreachable++);
+    }
     // A server this client reached before and now refuses is restarting: wait for it a while.
-    if (!reached_server_) return std::nullopt;
     const auto now = clock_.Steady();
     if (!a.unreachable_since) a.unreachable_since = now;
     if (now - *a.unreachable_since >= kUnreachableFor) return std::nullopt;

@@ -230,8 +230,15 @@ void CurlTransport::Loop() {
 const char* DeliveryReason(CURLcode code, long os_errno, const std::string& detail) {
   switch (code) {
     case CURLE_COULDNT_CONNECT: return os_errno == ECONNREFUSED ? kReasonConnectionRefused : kReasonConnectFailed;
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_SSL_CONNECT_ERROR: return kReasonConnectFailed;  // no request byte goes out before the handshake
+    case CURLE_COULDNT_RESOLVE_HOST: return kReasonConnectFailed;
+    case CURLE_SSL_CONNECT_ERROR:
+      // No request byte goes out before the handshake ends. Dropped without a TLS alert (reset, closed):
+      // a fault on the way; with an alert (a certificate refused): the server's answer.
+      if (os_errno == ECONNRESET || detail.find("SSL_ERROR_SYSCALL") != std::string::npos ||
+          detail.find("unexpected eof") != std::string::npos) {
+        return kReasonHandshakeReset;
+      }
+      return kReasonConnectFailed;
     case CURLE_OPERATION_TIMEDOUT:
       // libcurl's wording tells the connect phase (nothing sent) and its low-speed cut from the time limit.
       if (util::StartsWith(detail, "Connection timed out") || util::StartsWith(detail, "Resolving timed out") ||

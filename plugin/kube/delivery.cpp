@@ -4,7 +4,7 @@ namespace tazuna::kube {
 
 bool NotSent(const util::Error& e) {
   return e.kind == util::ErrorKind::kTransport &&
-         (e.reason == kReasonConnectionRefused || e.reason == kReasonConnectFailed);
+         (e.reason == kReasonConnectionRefused || e.reason == kReasonConnectFailed || e.reason == kReasonHandshakeReset);
 }
 
 bool Unconfirmed(const util::Error& e) {

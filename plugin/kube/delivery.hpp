@@ -10,6 +10,8 @@ namespace tazuna::kube {
 /// Never reached the server: refused, no route or name, TLS handshake not finished.
 inline constexpr char kReasonConnectionRefused[] = "ConnectionRefused";
 inline constexpr char kReasonConnectFailed[] = "ConnectFailed";
+/// The connection was dropped during the TLS handshake (reset or closed, no alert): a fault on the way.
+inline constexpr char kReasonHandshakeReset[] = "HandshakeReset";
 /// The connection broke after the request may have been sent (reset, closed, HTTP/2 stream error).
 inline constexpr char kReasonConnectionReset[] = "ConnectionReset";
 /// No answer within the request's time limit (--request-timeout or a deadline); it may have been sent.

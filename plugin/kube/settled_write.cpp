@@ -1,6 +1,7 @@
 #include "kube/settled_write.hpp"
 
 #include "kube/delivery.hpp"
+#include "kube/retry.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -20,12 +21,16 @@ ObjectRef RefOf(const json& object) {
   return {object.value("apiVersion", ""), object.value("kind", ""), Meta(object, "namespace"), Meta(object, "name")};
 }
 
-util::Error TakenByOther(const json& object, bool create) {
+// "configmap ns/name"
+std::string Describe(const json& object) {
   std::string where = Meta(object, "namespace");
   where += where.empty() ? "" : "/";
-  return util::MakeError(util::ErrorKind::kConflict, StrCat(util::ToLower(object.value("kind", "object")), " ", where,
-                                                            Meta(object, "name"), " was ",
-                                                            create ? "created" : "changed", " by another writer"));
+  return StrCat(util::ToLower(object.value("kind", "object")), " ", where, Meta(object, "name"));
+}
+
+util::Error TakenByOther(const json& object, bool create) {
+  return util::MakeError(util::ErrorKind::kConflict,
+                         StrCat(Describe(object), " was ", create ? "created" : "changed", " by another writer"));
 }
 
 }  // namespace
@@ -44,6 +49,11 @@ util::Result<json> WriteSettled(Client& client, const json& object, const IsMine
   bool pending = false;  // an earlier copy's fate is open: absent when read, it might still land
   util::Error last;
   for (int attempt = 0; attempt < kSettleAttempts; ++attempt) {
+    if (attempt > 0) {
+      const auto wait = Backoff(attempt - 1);  // the fault that lost the answer may still last
+      if (options.deadline && client.clock().Steady() + wait >= *options.deadline) break;
+      client.clock().SleepFor(wait);
+    }
     auto written = create ? client.Create(object, options) : client.Update(object, options);
     out = WriteFate::kWritten;
     if (written) return written;
@@ -61,8 +71,11 @@ util::Result<json> WriteSettled(Client& client, const json& object, const IsMine
       last.message += StrCat(" (and reading it back to see whether it was applied failed: ", live.error().message, ")");
       return last;
     }
-    if (live && mine(*live)) return *live;
-    const bool unchanged = create ? absent : (live && Meta(*live, "resourceVersion") == version);
+    const bool stored = live && mine(*live);
+    const bool unchanged = !stored && (create ? absent : (live && Meta(*live, "resourceVersion") == version));
+    client.log().Log(2, StrCat(create ? "create of " : "replace of ", Describe(object), " unanswered (", last.message,
+                               "); read back: ", stored ? "stored" : unchanged ? "not stored, sending again" : "another writer's"));
+    if (stored) return *live;
     if (!unchanged) {
       out = WriteFate::kNotWritten;
       return TakenByOther(object, create);

@@ -19,8 +19,9 @@ enum class WriteFate {
 /// Tells whether a live object is the result of this very write (the same data, our holder identity...).
 using IsMine = std::function<bool(const nlohmann::json& live)>;
 
-/// How often WriteSettled sends one write at most (the first time and after read-backs showing it absent).
-inline constexpr int kSettleAttempts = 3;
+/// How often WriteSettled sends one write at most (the first time and after read-backs showing it absent,
+/// with backoff between them).
+inline constexpr int kSettleAttempts = 5;
 
 /// Writes `object`: POST when it has no metadata.resourceVersion, else a PUT conditional on it. Such a
 /// write is never sent again blindly. When its answer leaves open whether it was applied (Unconfirmed),

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# kube-apiserver killed (SIGKILL) in the middle of a sync and started again (scripts/cluster kill-apiserver,
+# start-apiserver; etcd keeps running): the sync finishes after the restart or fails with one error line, and
+# the next sync converges with nothing lost (live objects equal the rendered ones, state list holds exactly
+# the rendered keys, every shard a base names exists, no diff). One round keeps the apiserver down past the
+# lock's renew deadline (10 s): writes wait for the renewal, which proves nobody took the lock meanwhile.
+# Needs the cluster of scripts/cluster (KUBECONFIG in its directory). Takes ~1 minute.
+source "$(dirname "$0")/lib.sh"
+
+cluster_dir=$(dirname "$KUBECONFIG")
+if [ ! -f "$cluster_dir/apiserver.args" ] || ! grep -q '^kube-apiserver ' "$cluster_dir/pids" 2>/dev/null; then
+  fail "KUBECONFIG ($KUBECONFIG) is not a cluster of scripts/cluster: cannot restart its apiserver"
+  finish; exit 1
+fi
+cluster() { TAZUNA_CLUSTER_DIR=$cluster_dir "$REPO_DIR/scripts/cluster" "$@"; }
+
+ns=$(new_namespace rs)
+big=rsbig$RANDOM
+small=rssmall$RANDOM
+repo=$E2E_TMP/repo
+mkdir -p "$repo/big" "$repo/small"
+printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./small}\n    - {name: %s, type: manifests, path: ./big}\n' \
+  "$small" "$big" > "$repo/tazuna.yaml"
+cd "$repo"
+
+# gen ROUND: big: 2,300 ConfigMaps with 250-character names (1.1 MiB of state, spilled), a quarter of them
+# changed each round; small: a window of 200 that moves (creates and prunes). expected.json: every rendered
+# ConfigMap's name -> value.
+gen() {
+  python3 - "$repo" "$ns" "$1" <<'PY'
+import json, os, sys
+repo, ns, r = sys.argv[1], sys.argv[2], int(sys.argv[3])
+expected = {}
+def cm(name, value):
+    expected[name] = value
+    return f"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {name}, namespace: {ns}}}\ndata: {{v: \"r{value}\"}}\n"
+with open(os.path.join(repo, "big", "all.yaml"), "w") as f:
+    # Object i last changed in the latest round r' <= r with r' = i (mod 4) (round 0 wrote them all).
+    f.writelines(cm(f"b{i:04d}-" + "x" * 244, max([0] + [q for q in range(1, r + 1) if q % 4 == i % 4])) for i in range(2300))
+with open(os.path.join(repo, "small", "all.yaml"), "w") as f:
+    f.write(f"apiVersion: v1\nkind: Namespace\nmetadata: {{name: {ns}}}\n")
+    f.writelines(cm(f"s{k:04d}", r) for k in range(r * 50, r * 50 + 200))
+json.dump({k: f"r{v}" for k, v in expected.items()}, open(os.path.join(repo, "expected.json"), "w"))
+PY
+}
+
+converged() {  # converged ROUND
+  local live keys missing="" m s
+  live=$(kubectl get cm -n "$ns" -o json | python3 -c '
+import json, sys
+expected = json.load(open(sys.argv[1]))
+live = {i["metadata"]["name"]: (i.get("data") or {}).get("v") for i in json.load(sys.stdin)["items"]
+        if i["metadata"]["name"] != "kube-root-ca.crt"}
+bad = sorted(set(expected) ^ set(live)) + sorted(n for n in expected if n in live and live[n] != expected[n])
+print("ok" if not bad else f"{len(bad)} differ, e.g. {bad[:3]}")' "$repo/expected.json")
+  expect_eq "$live" "ok" "round $1: live objects equal the rendered ones"
+  keys=$(kubectl tazuna state list -o json | python3 -c '
+import json, sys
+expected = json.load(open(sys.argv[1])); ns, big, small = sys.argv[2:5]
+owner = lambda n: big if n[0] == "b" else small
+want = {f"{owner(n)}//v1/ConfigMap/{ns}/{n}" for n in expected} | {f"{small}//v1/Namespace/{ns}"}
+got = {i["key"] for i in json.load(sys.stdin)["items"]}
+print("ok" if got == want else f"{len(want ^ got)} keys differ")' "$repo/expected.json" "$ns" "$big" "$small" 2>&1)
+  expect_eq "$keys" "ok" "round $1: state list holds exactly the rendered keys"
+  for m in "$big" "$small"; do
+    for s in $(kubectl get cm -n tazuna "tazuna-state-$m" -o jsonpath='{.data._metadata}' |
+               python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin).get("shards", [])))'); do
+      kubectl get cm -n tazuna "$s" >/dev/null 2>&1 || missing="$missing $s"
+    done
+  done
+  expect_eq "$missing" "" "round $1: every shard a base names exists"
+  run kubectl tazuna state diff
+  expect_eq "$RC:$OUT" "0:No changes detected." "round $1: state diff finds nothing"
+}
+
+gen 0
+expect_rc 0 "setup: first sync" kubectl tazuna state sync --prune
+
+# Rounds: "kill point in ms after the sync took its lock, downtime in ms". The last keeps the apiserver down
+# past the renew deadline.
+rounds=("$(( RANDOM % 1500 + 300 )) 500" "$(( RANDOM % 1500 + 300 )) 2500" "$(( RANDOM % 1500 + 300 )) 13000")
+for i in "${!rounds[@]}"; do
+  r=$((i + 1))
+  read -r kill_at down <<< "${rounds[$i]}"
+  gen "$r"
+  kubectl tazuna state sync --prune > "$E2E_TMP/sync.out" 2> "$E2E_TMP/sync.err" & pid=$!
+  for _ in $(seq 200); do
+    [ "$(kubectl get lease -n tazuna tazuna-sync -o jsonpath='{.spec.holderIdentity}' 2>/dev/null)" != "" ] && break
+    sleep 0.05
+  done
+  sleep "$(awk -v m="$kill_at" 'BEGIN { printf "%.3f", m / 1000 }')"
+  if kill -0 "$pid" 2>/dev/null; then when="mid-sync"; else when="after the sync ended"; fi
+  cluster kill-apiserver
+  sleep "$(awk -v m="$down" 'BEGIN { printf "%.3f", m / 1000 }')"
+  cluster start-apiserver > /dev/null || { fail "round $r: the apiserver did not come back"; break; }
+  wait "$pid"; rc=$?
+  errors=$(grep -v -E '^(Warning: |waiting for |sync: )' "$E2E_TMP/sync.err" | grep -c .)
+  summary=$(grep -m1 '^sync: ' "$E2E_TMP/sync.err")
+  echo "round $r: killed ${kill_at} ms after the lock was taken ($when), down ${down} ms: exit $rc, $errors error line(s); ${summary:-no summary}"
+  grep -E '^Warning: (the sync lock|could not renew)' "$E2E_TMP/sync.err" | sed 's/^/  /'
+  if [ "$rc" = 0 ] || { [ "$rc" = 1 ] && [ "$errors" = 1 ]; }; then
+    pass "round $r: the sync finished after the restart or failed with one error line (exit $rc)"
+  else
+    fail "round $r: exit $rc with $errors error lines"; head -5 "$E2E_TMP/sync.err"
+  fi
+  [ "$rc" = 0 ] || grep -v -E '^(Warning: |waiting for |sync: )' "$E2E_TMP/sync.err" | sed 's/^/  error: /'
+  run kubectl tazuna state sync --prune
+  expect_eq "$RC" "0" "round $r: the next sync succeeds"
+  converged "$r"
+done
+
+kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
+kubectl delete cm -n tazuna "tazuna-state-$big" "tazuna-state-$small" >/dev/null 2>&1
+kubectl delete cm -n tazuna -l "tazuna.pepabo.com/state-shard-of=$big" >/dev/null 2>&1
+finish
