@@ -78,6 +78,7 @@ Command NewStateDiffCommand();
 Command NewStateSyncCommand();
 Command NewStateDriftCommand();
 Command NewStateForgetCommand();
+Command NewStateTakeoverCommand();
 Command NewStateHistoryCommand();
 
 }  // namespace tazuna::cli

@@ -11,7 +11,7 @@ namespace tazuna::cli {
 
 std::vector<Command> AllCommands() {
   return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewStateDriftCommand(),
-          NewStateForgetCommand(), NewStateHistoryCommand(), NewBuildCommand(),
+          NewStateForgetCommand(), NewStateTakeoverCommand(), NewStateHistoryCommand(), NewBuildCommand(),
           NewVersionCommand()};
 }
 

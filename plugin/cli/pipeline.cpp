@@ -171,6 +171,19 @@ state::StateStore NewStateStore(kube::Client& client) {
   return store;
 }
 
+state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags) {
+  state::PlanTarget t{client.config().server, "", client.config().namespace_name, flags.prune, flags.allow_empty,
+                      flags.take_ownership};
+  // Another cluster can answer at the same URL (a port-forward, a rebuilt cluster): its identity tells.
+  if (auto ns = client.Get({"v1", "Namespace", "", "kube-system"}); ns && ns->is_object()) {
+    const auto meta = ns->find("metadata");
+    if (meta != ns->end() && meta->is_object() && meta->contains("uid") && (*meta)["uid"].is_string()) {
+      t.cluster_uid = (*meta)["uid"].get<std::string>();
+    }
+  }
+  return t;
+}
+
 std::string GitCommit(Context& ctx, const std::string& dir) { return Git(ctx, dir, {"rev-parse", "HEAD"}); }
 
 bool GitDirty(Context& ctx, const std::string& dir) { return !Git(ctx, dir, {"status", "--porcelain"}).empty(); }

@@ -10,6 +10,7 @@
 #include "manifest/manifest.hpp"
 #include "state/desired.hpp"
 #include "state/identity.hpp"
+#include "state/plan_file.hpp"
 #include "state/store.hpp"
 
 namespace tazuna::cli {
@@ -55,6 +56,17 @@ state::Origin FindOrigin(Context& ctx, const std::string& file, util::Logger* lo
 
 /// A StateStore for `client` that writes `tazuna/v<version>` as its ApplySet tooling.
 state::StateStore NewStateStore(kube::Client& client);
+
+/// The flags of a sync that a plan is made for and checked against.
+struct SyncFlags {
+  bool prune = false;
+  bool allow_empty = false;
+  bool take_ownership = false;
+};
+
+/// Where `client` syncs and how (state::PlanTarget): its server, the uid of its kube-system namespace
+/// (the cluster's identity; "" when it cannot be read), its context namespace, and `flags`. One GET.
+state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags);
 
 /// `git rev-parse HEAD` in `dir`, or "" when not a repository or git is missing.
 std::string GitCommit(Context& ctx, const std::string& dir);

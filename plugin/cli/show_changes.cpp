@@ -64,7 +64,7 @@ util::Status WriteSides(kube::Client& client, const state::DiffEntry& e, const j
   auto got = state::GetLive(client, k, e.identity.namespace_name);
   if (!got) return got.error();
   json live = got->value_or(json::object());
-  auto merged = state::DryRunApply(client, object, e.manifest);
+  auto merged = state::DryRunApply(client, object, state::Marks{e.manifest, ""});
   if (!merged) return merged.error();
   Strip(live);
   Strip(*merged);

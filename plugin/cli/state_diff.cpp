@@ -70,9 +70,10 @@ util::Status WriteWhole(const std::string& path, const std::string& text) {
 }
 
 util::Status WritePlan(Context& ctx, const StateDiffOptions& o, const std::vector<state::SyncInput>& inputs,
-                       util::Logger& log) {
+                       const state::PlanTarget& target, util::Logger& log) {
   const state::RevisionSelection selection{o.file.environment, o.file.tags, o.file.manifests};
-  const state::Plan plan = state::MakePlan(selection, inputs, util::FormatRfc3339(ctx.clock.Now()));
+  state::Plan plan = state::MakePlan(selection, inputs, util::FormatRfc3339(ctx.clock.Now()));
+  plan.target = target;
   for (const auto& obj : plan.objects) {
     if (obj.hash.empty()) {
       log.Warning("the plan has no hash for " + obj.key + " (the Secret hash key is missing or unreadable): "
@@ -85,7 +86,9 @@ util::Status WritePlan(Context& ctx, const StateDiffOptions& o, const std::vecto
 
 }  // namespace
 
-util::Status StateDiffOptions::Complete(Context&, const FlagSet&) {
+util::Status StateDiffOptions::Complete(Context& ctx, const FlagSet&) {
+  // The environment that makes a sync prune makes the plan one for a pruning sync, as state sync reads it.
+  if (!out_file.empty() && util::ToLower(ctx.env.GetOr("TAZUNA_STATE_SYNC_DELETE", "")) == "true") prune = true;
   auto parsed = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
   if (!parsed) return parsed.error();
   format = *parsed;
@@ -102,7 +105,13 @@ util::Status StateDiffOptions::Complete(Context&, const FlagSet&) {
   return util::Ok();
 }
 
-util::Status StateDiffOptions::Validate() const { return util::Ok(); }
+util::Status StateDiffOptions::Validate() const {
+  if ((prune || allow_empty || take_ownership) && out_file.empty()) {
+    return util::MakeError(util::ErrorKind::kUsage,
+                           "--prune, --allow-empty and --take-ownership say which sync a plan is for: use them with --out");
+  }
+  return util::Ok();
+}
 
 util::Result<int> StateDiffOptions::Run(Context& ctx) {
   auto selection = LoadSelection(ctx, file);
@@ -126,10 +135,11 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   if (!inputs) return inputs.error();
   const state::Origin origin = FindOrigin(ctx, selection->file.path, nullptr);
   for (const auto& in : *inputs) {  // rows against another repository's state would mean nothing
-    if (auto st = state::CheckOrigin(in.stored, origin, false); !st) return st.error();
+    if (auto st = state::CheckOrigin(in.stored, origin); !st) return st.error();
   }
   if (!out_file.empty()) {
-    if (auto st = WritePlan(ctx, *this, *inputs, (*session)->log); !st) return st.error();
+    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership});
+    if (auto st = WritePlan(ctx, *this, *inputs, target, (*session)->log); !st) return st.error();
   }
   StateDiffResult result;
   std::vector<state::DiffEntry>& all = result.entries;
@@ -160,7 +170,8 @@ Command NewStateDiffCommand() {
                "  # Only the cni manifest, for the production environment, as JSON\n"
                "  kubectl tazuna state diff -m cni -e production -o json\n\n"
                "  # Save a plan for review; state sync --plan applies it only if nothing moved\n"
-               "  kubectl tazuna state diff --out plan.json\n";
+               "  kubectl tazuna state diff --out plan.json --prune\n"
+               "  kubectl tazuna state sync --plan plan.json --prune\n";
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
@@ -170,7 +181,11 @@ Command NewStateDiffCommand() {
            "Also show a unified diff of each added or modified object: live vs. server-side dry run "
            "(Secret values masked; KUBECTL_EXTERNAL_DIFF is honoured).");
     f.String(&o->out_file, "out", 0,
-             "Also write a plan to this file (hashes and resourceVersions, no object bodies) for state sync --plan.");
+             "Also write a plan to this file (hashes and resourceVersions, no object bodies) for state sync --plan. "
+             "The plan is for this server and context namespace, and for a sync with the flags below.");
+    f.Bool(&o->prune, "prune", 0, "With --out: the plan is for state sync --prune (also TAZUNA_STATE_SYNC_DELETE=true).");
+    f.Bool(&o->allow_empty, "allow-empty", 0, "With --out: the plan is for state sync --allow-empty.");
+    f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

@@ -26,13 +26,16 @@ struct StateDiffOptions {
   bool no_headers = false;
   bool show_changes = false;
   std::string out_file;  ///< --out: also write a plan for `state sync --plan`
+  bool prune = false;    ///< with --out: the sync the plan is for (also TAZUNA_STATE_SYNC_DELETE=true)
+  bool allow_empty = false;
+  bool take_ownership = false;
   // Completed:
   print::Format format = print::Format::kTable;
   std::unique_ptr<print::Printer<StateDiffResult>> printer;
 
   /// Picks the printer from -o; kUsage error for an unknown format.
   util::Status Complete(Context& ctx, const FlagSet& flags);
-  /// Flag combinations (none conflict today); no I/O.
+  /// The plan's sync flags only with --out; no I/O.
   util::Status Validate() const;
   /// Renders, reads the state and prints the changes (and writes the plan to --out); kExitDifferences
   /// when there are any.

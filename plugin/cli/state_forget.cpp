@@ -44,7 +44,7 @@ util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForge
       if (!states.count(manifest)) {
         auto read = store.Read(manifest);
         if (!read) return read.error();
-        if (auto st = state::CheckOrigin(*read, origin, o.take_ownership); !st) return st;
+        if (auto st = state::CheckOrigin(*read, origin); !st) return st;
         states.emplace(manifest, std::move(*read));
       }
       if (states[manifest].entries.count(spelled) == 0) continue;
@@ -66,8 +66,10 @@ util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForge
   return util::Ok();
 }
 
+// Only states this repository wrote are its orphans: another repository's, and one without an origin
+// (the Go tool's, or one nobody claimed), are listed and left alone.
 util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, const Selection& selection,
-                            const state::Origin& origin, bool take_ownership) {
+                            const state::Origin& origin) {
   std::set<std::string> known;
   for (const auto& m : selection.file.manifests) known.insert(m.name);
   auto names = store.ListManifests();
@@ -77,9 +79,11 @@ util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, const Select
     if (known.count(name)) continue;
     auto st = store.Read(name);
     if (!st) return st.error();
-    if (auto mine = state::CheckOrigin(*st, origin, take_ownership); !mine) {
-      ctx.err << "skipped manifest " << util::Quote(name) << ": " << mine.error().message << '\n';
-      continue;  // another repository's manifest: not orphaned, just not ours
+    if (st->metadata.origin != origin) {
+      const std::string whose = st->metadata.origin.empty() ? "its state has no origin (not written from this repository)"
+                                                            : "managed from " + st->metadata.origin.Describe();
+      ctx.err << "skipped manifest " << util::Quote(name) << ": " << whose << '\n';
+      continue;  // not orphaned, just not ours
     }
     if (auto d = store.Delete(*st); !d) return d.error().WithContext("manifest " + util::Quote(name));
     ctx.out << "forgot manifest " << util::Quote(name) << " (" << st->entries.size() << " entries)\n";
@@ -122,8 +126,7 @@ util::Result<int> StateForgetOptions::Run(Context& ctx) {
   if (!lock) return lock.error();
   state::StateStore store = NewStateStore(client);
   const state::Origin origin = FindOrigin(ctx, file.file, nullptr);
-  const auto st = orphaned ? ForgetOrphaned(ctx, store, *selection, origin, take_ownership)
-                           : ForgetKeys(ctx, store, *this, origin);
+  const auto st = orphaned ? ForgetOrphaned(ctx, store, *selection, origin) : ForgetKeys(ctx, store, *this, origin);
   if (!st) return st.error();
   return kExitOk;
 }
@@ -145,7 +148,6 @@ Command NewStateForgetCommand() {
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kFileAndManifest);
     f.Bool(&o->orphaned, "orphaned", 0, "Forget the state of every manifest that tazuna.yaml no longer names.");
-    f.Bool(&o->take_ownership, "take-ownership", 0, "Also forget state recorded from another repository.");
     AddConnectionFlags(f, o->connection);
   };
   c.run_with_args = RunOptionsWithArgs(o);

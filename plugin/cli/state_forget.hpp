@@ -13,7 +13,6 @@ struct StateForgetOptions {
   ConnectionOptions connection;
   FileOptions file;
   bool orphaned = false;
-  bool take_ownership = false;
   std::vector<std::string> keys;  ///< positional
 
   /// Takes the KEY arguments.

@@ -178,8 +178,8 @@ util::Status StateSyncOptions::Validate() const {
 }
 
 // Longer than 40 lines on purpose: it is the one ordered list of checks that must all pass before the
-// first write (context guard, lock, Secret key, origin, plan, owners, revision record), and splitting it
-// hides that order.
+// first write (context guard, reserved objects, plan target, lock, Secret key, origin, plan, owners,
+// revision record), and splitting it hides that order.
 util::Result<int> StateSyncOptions::Run(Context& ctx) {
   const auto start = std::chrono::steady_clock::now();
   auto selection = LoadSelection(ctx, file);
@@ -191,6 +191,11 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
   auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
   if (!run) return run.error();
+  if (auto st = state::CheckNotReserved(run->manifests); !st) return st.error();
+  if (plan) {  // a plan applies only where, and as, it was made for: checked before anything is written
+    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership});
+    if (auto st = state::CheckPlanTarget(*plan, target); !st) return st.error();
+  }
   state::SyncOptions so;
   so.prune = prune;
   so.allow_empty = allow_empty;
@@ -224,7 +229,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
   if (!inputs) return inputs.error();
   for (const auto& in : *inputs) {  // a state managed from another repository is not ours to change
-    if (auto st = state::CheckOrigin(in.stored, so.origin, take_ownership); !st) return st.error();
+    if (auto st = state::CheckOrigin(in.stored, so.origin); !st) return st.error();
   }
   if (auto st = CheckPlanUnderLock(plan, client, (*session)->log, *inputs); !st) return st.error();
   std::unique_ptr<SyncHistory> history;  // created before the first write, so a killed sync leaves its record
@@ -283,7 +288,8 @@ Command NewStateSyncCommand() {
       "waits after every manifest, helmfile `wait: true` after its manifest, --wait=false never. An object\n"
       "that fails or is not ready in time fails the sync and the layers after it are skipped.\n"
       "One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision\n"
-      "(see state history); --plan applies a reviewed plan only if nothing moved since it was made.\n";
+      "(see state history); --plan applies a reviewed plan only if nothing moved since it was made, on the\n"
+      "server, context namespace and flags it was made for.\n";
   c.examples = "  # Sync everything in ./tazuna.yaml\n  kubectl tazuna state sync\n\n"
                "  # Also delete objects that were removed from the manifests\n  kubectl tazuna state sync --prune\n\n"
                "  # See what the server would do, changing nothing\n  kubectl tazuna state sync --dry-run=server\n\n"
@@ -297,8 +303,8 @@ Command NewStateSyncCommand() {
            "manages, that nothing in tazuna.yaml renders, after every apply succeeded.");
     f.Bool(&o->allow_empty, "allow-empty", 0, "Let --prune delete every object of a manifest that renders none.");
     f.Bool(&o->take_ownership, "take-ownership", 0,
-           "Apply objects another manifest owns (reported as conflict otherwise) and move them to this one; "
-           "take over the state of a manifest managed from another repository.");
+           "Apply objects another manifest or repository owns (reported as conflict otherwise) and move them to "
+           "this one. A whole state managed from another repository is taken over with state takeover.");
     f.String(&o->dry_run, "dry-run", 0, "Must be \"none\" or \"server\". server: send every write with dryRun=All; no state changes.");
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     f.String(&o->lock_timeout, "lock-timeout", 0, "How long to wait for another sync's lock (seconds, e.g. 90s).");

@@ -31,6 +31,13 @@ std::string VerbText(const state::SyncResult& r, const SyncLineStyle& o) {
   return verb;
 }
 
+// `text` in single quotes for a POSIX shell (a quote inside becomes '\'').
+std::string ShellQuote(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 // Kept rows that stay in state until the user acts: prune refusals that fail the run, and objects tazuna
 // does not manage (`state forget` drops the entry without touching the cluster).
 void PrintKeptHints(std::ostream& err, const state::SyncReport& report) {
@@ -45,8 +52,13 @@ void PrintKeptHints(std::ostream& err, const state::SyncReport& report) {
   for (const auto& r : report.results) {
     if (!r.forgettable) continue;
     const state::StateKey k = r.Parsed();
-    err << "hint: " << ObjectName(k.group, k.kind, k.name)
-        << " is not managed by tazuna; to stop tracking it: kubectl tazuna state forget '" << r.key << "'\n";
+    const std::string forget = "kubectl tazuna state forget " + ShellQuote(r.key);
+    if (r.verb == Verb::kFailed) {
+      err << "hint: that state entry names no object a request can reach; to drop it: " << forget << '\n';
+    } else {
+      err << "hint: " << ObjectName(k.group, k.kind, k.name) << " is not managed by tazuna; to stop tracking it: "
+          << forget << '\n';
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "kube/object_meta.hpp"
 #include "kube/url.hpp"
+#include "util/path_segment.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -29,13 +30,25 @@ void AddDryRun(DryRun dry_run, std::vector<std::pair<std::string, std::string>>*
   if (dry_run == DryRun::kAll) query->emplace_back("dryRun", "All");
 }
 
+// A name or namespace that is not one path segment never becomes a request: "a/../../x" would name
+// another object once a URL parser resolved it.
+util::Status CheckSegment(const char* what, const std::string& kind, const std::string& value) {
+  const auto problem = util::PathSegmentProblem(value);
+  if (!problem) return util::Ok();
+  return util::MakeError(util::ErrorKind::kInput, StrCat("invalid ", what, " ", util::Quote(value), " for ",
+                                                         kind.empty() ? "an object" : kind, ": ", *problem));
+}
+
 // The one API-path builder: /api/V or /apis/G/V, /namespaces/NS for a namespaced resource when `ns`
-// is given, then the resource (kubectl's REST mapping).
-std::string CollectionPath(const ResourceInfo& info, const std::string& ns) {
-  std::string path =
-      info.group.empty() ? StrCat("/api/", info.version) : StrCat("/apis/", info.group, "/", info.version);
-  if (info.namespaced && !ns.empty()) path += "/namespaces/" + ns;
-  return path + "/" + info.resource;
+// is given, then the resource (kubectl's REST mapping). Every segment is checked and escaped.
+util::Result<std::string> CollectionPath(const ResourceInfo& info, const std::string& ns) {
+  std::string path = info.group.empty() ? StrCat("/api/", PathEscape(info.version))
+                                        : StrCat("/apis/", PathEscape(info.group), "/", PathEscape(info.version));
+  if (info.namespaced && !ns.empty()) {
+    if (auto st = CheckSegment("namespace", info.kind, ns); !st) return st.error();
+    path += "/namespaces/" + PathEscape(ns);
+  }
+  return path + "/" + PathEscape(info.resource);
 }
 
 }  // namespace
@@ -64,10 +77,10 @@ util::Result<ResourceInfo> Client::Resolve(const std::string& api_version, const
 util::Result<std::string> Client::RefPath(const ObjectRef& ref, bool with_name) {
   auto info = Resolve(ref.api_version, ref.kind);
   if (!info) return info.error();
-  std::string path =
-      CollectionPath(*info, ref.namespace_name.empty() ? config_.namespace_name : ref.namespace_name);
-  if (with_name) path += "/" + ref.name;
-  return path;
+  auto path = CollectionPath(*info, ref.namespace_name.empty() ? config_.namespace_name : ref.namespace_name);
+  if (!path || !with_name) return path;
+  if (auto st = CheckSegment("name", ref.kind, ref.name); !st) return st.error();
+  return StrCat(*path, "/", PathEscape(ref.name));
 }
 
 util::Result<std::string> Client::ObjectPath(const nlohmann::json& object, bool with_name) {
@@ -95,7 +108,9 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
                                                       const std::string& label_selector, ListDetail detail) {
   auto info = Resolve(api_version, kind);
   if (!info) return info.error();
-  const std::string path = CollectionPath(*info, namespace_name);
+  auto collection = CollectionPath(*info, namespace_name);
+  if (!collection) return collection.error();
+  const std::string& path = *collection;
   std::vector<nlohmann::json> items;
   std::string cont;
   for (int restarts = 0;;) {

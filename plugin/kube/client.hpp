@@ -109,6 +109,8 @@ class Client {
   }
   /// See Discovery::ApiVersions.
   util::Result<std::vector<std::string>> ApiVersions() { return discovery_.ApiVersions(); }
+  /// See Discovery::Served.
+  util::Result<ServedResources> Served() { return discovery_.Served(); }
   util::Result<nlohmann::json> Get(const ObjectRef& ref) { return Get(ref, RequestOptions{}); }
   util::Result<nlohmann::json> Get(const ObjectRef& ref, const RequestOptions& options);
   /// Every object (apiVersion and kind filled in), paged with limit=500/continue; restarts on 410 Expired.

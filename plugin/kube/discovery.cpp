@@ -40,19 +40,33 @@ util::Result<nlohmann::json> ParseDiscovery(const DiscoveryResponse& response, c
   return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to GET ", path));
 }
 
+// Sets listable and deletable from a discovery resource's `verbs`.
+void ReadVerbs(const nlohmann::json& resource, ResourceInfo& info) {
+  const auto verbs = resource.find("verbs");
+  if (verbs == resource.end() || !verbs->is_array()) return;
+  for (const auto& v : *verbs) {
+    info.listable = info.listable || v == "list";
+    info.deletable = info.deletable || v == "delete";
+  }
+}
+
 }  // namespace
 
-std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list) {
+std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list, std::vector<std::string>* stale) {
   std::vector<ResourceInfo> out;
   if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) return out;
   for (const auto& group : list["items"]) {
     const std::string name = group.value("metadata", nlohmann::json::object()).value("name", "");
     for (const auto& version : group.value("versions", nlohmann::json::array())) {
       const std::string v = version.value("version", "");
+      if (stale != nullptr && version.value("freshness", "") == "Stale") {
+        stale->push_back(name.empty() ? v : StrCat(name, "/", v));
+      }
       for (const auto& res : version.value("resources", nlohmann::json::array())) {
         const auto kind = res.value("responseKind", nlohmann::json::object()).value("kind", "");
         if (kind.empty()) continue;
         out.push_back({name, v, res.value("resource", ""), kind, res.value("scope", "") == "Namespaced"});
+        ReadVerbs(res, out.back());
       }
     }
   }
@@ -67,13 +81,15 @@ std::vector<ResourceInfo> ParseResourceList(const nlohmann::json& list) {
     const std::string name = res.value("name", "");
     if (name.find('/') != std::string::npos) continue;  // subresource
     out.push_back({group, version, name, res.value("kind", ""), res.value("namespaced", false)});
+    ReadVerbs(res, out.back());
   }
   return out;
 }
 
 Discovery::Discovery(DiscoveryFetch fetch, std::string cache_dir, std::string host_port, util::Clock& clock)
     : fetch_(std::move(fetch)), clock_(clock) {
-  if (!cache_dir.empty()) cache_file_ = StrCat(cache_dir, "/discovery/", host_port, "/tazuna-resources.json");
+  // -v2: resources in discovery's order, with their verbs (older files had neither).
+  if (!cache_dir.empty()) cache_file_ = StrCat(cache_dir, "/discovery/", host_port, "/tazuna-resources-v2.json");
 }
 
 util::Result<ResourceInfo> Discovery::Resolve(const std::string& api_version, const std::string& kind) {
@@ -102,6 +118,21 @@ util::Result<std::vector<std::string>> Discovery::ApiVersions() {
   return std::vector<std::string>(out.begin(), out.end());
 }
 
+util::Result<ServedResources> Discovery::Served() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!refreshed_) {
+    if (auto s = Refresh(); !s) return s.error();
+  }
+  loaded_ = true;
+  ServedResources out;
+  out.stale = stale_;
+  std::set<std::string> seen;  // group/resource: the first (preferred) version only
+  for (const auto& r : all_) {
+    if (seen.insert(StrCat(r.group, "/", r.resource)).second) out.resources.push_back(r);
+  }
+  return out;
+}
+
 util::Result<ResourceInfo> Discovery::Find(const std::map<std::string, ResourceInfo>& index, const std::string& key,
                                            const std::string& not_found) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -122,8 +153,9 @@ util::Result<ResourceInfo> Discovery::Find(const std::map<std::string, ResourceI
 
 util::Status Discovery::Refresh() {
   util::Result<std::vector<ResourceInfo>> all = std::vector<ResourceInfo>();
+  std::vector<std::string> stale;
   try {
-    all = FetchAll();
+    all = FetchAll(&stale);
   } catch (const nlohmann::json::exception& e) {  // a JSON document of another shape than discovery's
     return util::MakeError(util::ErrorKind::kApi,
                            StrCat("invalid discovery document from the server: ", e.what()));
@@ -132,20 +164,21 @@ util::Status Discovery::Refresh() {
   by_gvk_.clear();
   by_gk_.clear();
   Index(*all);
+  stale_ = std::move(stale);
   refreshed_ = true;
   last_refresh_ = clock_.Now();
   SaveCache();
   return util::Ok();
 }
 
-util::Result<std::vector<ResourceInfo>> Discovery::FetchAll() {
+util::Result<std::vector<ResourceInfo>> Discovery::FetchAll(std::vector<std::string>* stale) {
   std::vector<ResourceInfo> out;
   auto core = fetch_("/api", kAggregatedAccept);
   if (!core) return core.error();
   auto core_doc = ParseDiscovery(*core, "/api");
   if (!core_doc) return core_doc.error();
   if (IsAggregated(*core)) {
-    out = ParseAggregated(*core_doc);
+    out = ParseAggregated(*core_doc, stale);
   } else {
     for (const auto& v : core_doc->value("versions", nlohmann::json::array())) {
       auto list = fetch_(StrCat("/api/", v.get<std::string>()), "application/json");
@@ -158,7 +191,7 @@ util::Result<std::vector<ResourceInfo>> Discovery::FetchAll() {
   auto groups_doc = ParseDiscovery(*groups, "/apis");
   if (!groups_doc) return groups_doc.error();
   if (IsAggregated(*groups)) {
-    for (auto& r : ParseAggregated(*groups_doc)) out.push_back(std::move(r));
+    for (auto& r : ParseAggregated(*groups_doc, stale)) out.push_back(std::move(r));
   } else if (auto s = FetchLegacyGroups(*groups_doc, &out); !s) {
     return s.error();
   }
@@ -178,6 +211,7 @@ util::Status Discovery::FetchLegacyGroups(const nlohmann::json& group_list, std:
 
 void Discovery::Index(const std::vector<ResourceInfo>& resources) {
   // The first entry wins, so the preferred version's resource is kept when kinds repeat.
+  all_ = resources;
   for (const auto& r : resources) {
     by_gvk_.emplace(Key(r.group, r.version, r.kind), r);
     by_gk_.emplace(Key(r.group, "", r.kind), r);
@@ -198,7 +232,8 @@ bool Discovery::LoadCache() {
     if (clock_.Now() - written > kCacheTtl) return false;
     for (const auto& r : doc.value("resources", nlohmann::json::array())) {
       resources.push_back({r.value("group", ""), r.value("version", ""), r.value("resource", ""),
-                           r.value("kind", ""), r.value("namespaced", false)});
+                           r.value("kind", ""), r.value("namespaced", false), r.value("listable", false),
+                           r.value("deletable", false)});
     }
   } catch (const nlohmann::json::exception&) {
     return false;
@@ -210,9 +245,9 @@ bool Discovery::LoadCache() {
 void Discovery::SaveCache() const {
   if (cache_file_.empty()) return;
   nlohmann::json resources = nlohmann::json::array();
-  for (const auto& [key, r] : by_gvk_) {
+  for (const auto& r : all_) {  // in discovery's order, so that a load keeps the preferred versions first
     resources.push_back({{"group", r.group}, {"version", r.version}, {"resource", r.resource}, {"kind", r.kind},
-                         {"namespaced", r.namespaced}});
+                         {"namespaced", r.namespaced}, {"listable", r.listable}, {"deletable", r.deletable}});
   }
   const nlohmann::json doc = {{"timestamp", util::FormatRfc3339(clock_.Now())}, {"resources", resources}};
   // The cache is an optimisation: failing to write it is not an error (kubectl ignores it too).

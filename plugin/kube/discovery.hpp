@@ -14,11 +14,26 @@
 
 namespace tazuna::kube {
 
-/// Where a kind lives: the URL segment and the scope.
+/// Where a kind lives: the URL segment and the scope; and what may be done to it.
 struct ResourceInfo {
   std::string group, version, resource, kind;
   bool namespaced = true;
-  bool operator==(const ResourceInfo&) const = default;
+  bool listable = false;   ///< discovery lists the verb "list"
+  bool deletable = false;  ///< discovery lists the verb "delete": a Namespace's deletion deletes these
+  /// Equal when they name the same resource the same way (verbs are not part of that).
+  bool operator==(const ResourceInfo& o) const {
+    return group == o.group && version == o.version && resource == o.resource && kind == o.kind &&
+           namespaced == o.namespaced;
+  }
+};
+
+/// Every resource the server serves, as discovery read from the server (never the disk cache) says.
+struct ServedResources {
+  /// One per group and resource, at the group's preferred version; subresources left out.
+  std::vector<ResourceInfo> resources;
+  /// group/versions whose aggregated discovery is Stale (an APIService that does not answer): what
+  /// they serve is not known.
+  std::vector<std::string> stale;
 };
 
 /// A discovery response: status, Content-Type and body.
@@ -33,8 +48,9 @@ using DiscoveryFetch = std::function<util::Result<DiscoveryResponse>(const std::
 /// The Accept header for aggregated discovery (apidiscovery v2, v2beta1, then plain JSON).
 extern const char kAggregatedAccept[];
 
-/// Parses an APIGroupDiscoveryList (aggregated discovery) into resources; subresources skipped.
-std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list);
+/// Parses an APIGroupDiscoveryList (aggregated discovery) into resources; subresources skipped. The
+/// group/versions marked `freshness: Stale` are appended to `stale` when it is given.
+std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list, std::vector<std::string>* stale = nullptr);
 /// Parses a legacy APIResourceList for `group_version`; subresources skipped.
 std::vector<ResourceInfo> ParseResourceList(const nlohmann::json& list);
 
@@ -54,13 +70,16 @@ class Discovery {
   /// "apps/v1/Deployment"), sorted, read from the server (not the disk cache) once per process:
   /// what helm's --api-versions takes.
   util::Result<std::vector<std::string>> ApiVersions();
+  /// Every served resource (see ServedResources), read from the server once per process, so a CRD
+  /// installed since the disk cache was written is never missed.
+  util::Result<ServedResources> Served();
 
  private:
   /// Looks `key` up in `index` (by_gvk_ or by_gk_), refreshing once when it is unknown.
   util::Result<ResourceInfo> Find(const std::map<std::string, ResourceInfo>& index, const std::string& key,
                                   const std::string& not_found);
   util::Status Refresh();
-  util::Result<std::vector<ResourceInfo>> FetchAll();
+  util::Result<std::vector<ResourceInfo>> FetchAll(std::vector<std::string>* stale);
   util::Status FetchLegacyGroups(const nlohmann::json& group_list, std::vector<ResourceInfo>* out);
   bool LoadCache();
   void SaveCache() const;
@@ -75,6 +94,8 @@ class Discovery {
   static constexpr std::chrono::seconds kMinRefreshInterval{1};
   std::map<std::string, ResourceInfo> by_gvk_;
   std::map<std::string, ResourceInfo> by_gk_;  ///< group/kind -> first (preferred) version seen
+  std::vector<ResourceInfo> all_;              ///< as discovery listed them (preferred versions first)
+  std::vector<std::string> stale_;             ///< group/versions the last refresh found Stale
 };
 
 }  // namespace tazuna::kube

@@ -31,11 +31,15 @@ UrlParts ParseUrl(std::string_view url) {
   return u;
 }
 
-std::string QueryEscape(std::string_view value) {
+namespace {
+
+bool IsUnreserved(unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~'; }
+
+std::string Escape(std::string_view value, std::string_view keep) {
   std::string out;
   for (const char ch : value) {
     const auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+    if (IsUnreserved(c) || keep.find(ch) != std::string_view::npos) {
       out += ch;
     } else {
       char buf[4];
@@ -45,6 +49,12 @@ std::string QueryEscape(std::string_view value) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string QueryEscape(std::string_view value) { return Escape(value, ""); }
+
+std::string PathEscape(std::string_view segment) { return Escape(segment, "!$&'()*+,;=:@"); }
 
 std::string JoinServerPath(std::string_view server, std::string_view path) {
   server = server.substr(0, server.find_first_of("?#"));

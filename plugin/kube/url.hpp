@@ -21,6 +21,10 @@ UrlParts ParseUrl(std::string_view url);
 /// Percent-encodes a query value (RFC 3986 unreserved characters kept).
 std::string QueryEscape(std::string_view value);
 
+/// Percent-encodes one path segment: RFC 3986 unreserved characters and the sub-delimiters, ':' and '@'
+/// that a segment may hold are kept; '/', '?', '#', '%' and every other byte are encoded.
+std::string PathEscape(std::string_view segment);
+
 /// Joins a server base URL (which may carry a path prefix) and an API path: any query and fragment of
 /// the server are dropped, and exactly one '/' separates them.
 std::string JoinServerPath(std::string_view server, std::string_view path);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/path_segment.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::manifest {
@@ -45,11 +46,9 @@ std::optional<std::string> NamespaceProblem(std::string_view ns) {
 }
 
 std::optional<std::string> ObjectNameProblem(std::string_view name) {
-  if (name == "." || name == "..") {
-    return util::StrCat("invalid metadata.name ", util::Quote(name), ": may not be '.' or '..'");
-  }
-  if (name.find_first_of("/%") != std::string_view::npos) {
-    return util::StrCat("invalid metadata.name ", util::Quote(name), ": may not contain '/' or '%'");
+  if (name.empty()) return std::nullopt;  // a missing name is reported where names are required
+  if (auto problem = util::PathSegmentProblem(name)) {
+    return util::StrCat("invalid metadata.name ", util::Quote(name), ": ", *problem);
   }
   return std::nullopt;
 }

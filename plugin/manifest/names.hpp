@@ -31,9 +31,9 @@ std::optional<std::string> StateConfigMapNameProblem(std::string_view name);
 /// one-line message (`invalid namespace "Bad_NS": use lowercase ...`); nullopt when it can.
 std::optional<std::string> NamespaceProblem(std::string_view ns);
 
-/// Why `name` cannot be any object's metadata.name (apimachinery's path segment rule: not "." or "..",
-/// no '/' or '%'; each kind's stricter rule is the apiserver's), as the end of a one-line message;
-/// nullopt when it can.
+/// Why `name` cannot be any object's metadata.name (util::PathSegmentProblem: not "." or "..", no '/',
+/// '%', '?', '#', '\\', whitespace or control characters; each kind's stricter rule is the apiserver's),
+/// as the end of a one-line message; nullopt when it can (also for an empty name).
 std::optional<std::string> ObjectNameProblem(std::string_view name);
 
 }  // namespace tazuna::manifest

@@ -40,6 +40,11 @@ void Checkpointer::SetMetadata(const std::string& manifest, const Metadata& meta
   ++t.version;
 }
 
+void Checkpointer::SetOrigin(const std::string& manifest, const Origin& origin) {
+  std::lock_guard<std::mutex> lock(mu_);
+  tracked_[manifest].origin = origin;
+}
+
 util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
   std::lock_guard<std::mutex> flush_lock(flush_mu_);
   for (int attempt = 0;; ++attempt) {
@@ -53,6 +58,7 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
       snapshot.manifest = manifest;
       ApplyChanges(snapshot, t.changes);
       if (t.metadata) snapshot.metadata = *t.metadata;  // Write names the shards itself
+      if (t.origin) snapshot.metadata.origin = *t.origin;
       version = t.version;
     }
     if (fence_) {

@@ -31,6 +31,10 @@ class Checkpointer {
   void Set(const std::string& manifest, const std::string& key, std::optional<std::string> hash);
   /// Replaces `_metadata` (written with the next flush).
   void SetMetadata(const std::string& manifest, const Metadata& metadata);
+  /// Every write of `manifest` from now on records `origin` in `_metadata`, the first one included (an
+  /// intent flush): the state is this repository's from its first write, whether the sync succeeds or not.
+  /// Does not by itself cause a write.
+  void SetOrigin(const std::string& manifest, const Origin& origin);
   /// Flushes dirty manifests when the interval has passed; no-op while another flush runs.
   util::Status MaybeFlush();
   /// Writes every dirty manifest now.
@@ -45,6 +49,7 @@ class Checkpointer {
     ManifestState state;                                       ///< as last written or read
     std::map<std::string, std::optional<std::string>> changes; ///< every change of this run
     std::optional<Metadata> metadata;
+    std::optional<Origin> origin;  ///< recorded by every write (SetOrigin)
     long version = 0;          ///< bumped on every change
     long written_version = 0;  ///< version last written
   };

@@ -69,8 +69,8 @@ std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState&
     StoredKey s{key, hash, {}, {}, false, false};
     if (auto parsed = ParseStateKey(key)) {
       s.parsed = *parsed;
-      s.identity = ids.Resolve(*parsed);
-      s.valid = true;
+      s.valid = !KeyNameProblem(*parsed);  // a key no request could reach is never resolved nor paired
+      if (s.valid) s.identity = ids.Resolve(*parsed);
     }
     keys.push_back(std::move(s));
   }

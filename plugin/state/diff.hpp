@@ -26,7 +26,7 @@ struct DiffEntry {
   std::string new_hash;  ///< added, modified, always-sync
   int object_index = -1; ///< index into DesiredManifest::objects (not for removed)
   ObjectIdentity identity;  ///< where the object is; for removed: where the stored key says it is
-  bool valid_key = true;    ///< false: a stored key that does not parse (never pruned)
+  bool valid_key = true;    ///< false: a stored key that does not parse or names no reachable object (never pruned)
 };
 
 /// The differences of one manifest. Stored and rendered keys that resolve to one identity are one

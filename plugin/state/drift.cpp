@@ -7,6 +7,7 @@
 
 #include "state/live_compare.hpp"
 #include "util/parallel.hpp"
+#include "util/strings.hpp"
 
 namespace tazuna::state {
 
@@ -23,7 +24,7 @@ util::Result<std::optional<DriftType>> Check(kube::Client& client, const StateKe
   if (!live) return live.error();
   if (!*live) return std::optional<DriftType>(DriftType::kMissing);
   if (rendered == nullptr) return std::optional<DriftType>();
-  auto merged = DryRunApply(client, *rendered, k.manifest);
+  auto merged = DryRunApply(client, *rendered, Marks{k.manifest, ""});  // the origin mark is not content
   if (!merged) return merged.error();
   if (SameContent(**live, *merged)) return std::optional<DriftType>();
   return std::optional<DriftType>(DriftType::kDrifted);
@@ -39,6 +40,11 @@ util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredM
   std::vector<std::optional<ObjectIdentity>> identities;
   for (const auto& [key, hash] : entries) {
     auto parsed = ParseStateKey(key);
+    if (parsed) {
+      if (auto problem = KeyNameProblem(*parsed)) {  // never a request
+        return util::MakeError(util::ErrorKind::kInput, util::StrCat("invalid state key ", util::Quote(key), ": ", *problem));
+      }
+    }
     identities.push_back(parsed ? std::optional<ObjectIdentity>(ids.Resolve(*parsed)) : std::nullopt);
   }
   std::vector<DriftEntry> out;

@@ -12,8 +12,13 @@ namespace {
 json Normalized(json object) {
   object.erase("status");
   if (object.contains("metadata") && object["metadata"].is_object()) {
+    json& meta = object["metadata"];
     for (const char* field : {"managedFields", "resourceVersion", "generation", "creationTimestamp", "uid"}) {
-      object["metadata"].erase(field);
+      meta.erase(field);
+    }
+    if (meta.contains("annotations") && meta["annotations"].is_object()) {
+      meta["annotations"].erase(kOriginAnnotation);
+      if (meta["annotations"].empty()) meta.erase("annotations");
     }
   }
   return object;
@@ -23,17 +28,47 @@ bool IsGone(const util::Error& e) { return kube::IsReason(e, "NotFound") || e.ki
 
 }  // namespace
 
-util::Result<std::optional<json>> GetLive(kube::Client& client, const StateKey& k, const std::string& ns) {
-  auto live = client.Get({k.ApiVersion(), k.kind, ns, k.name});
-  if (live) return std::optional<json>(std::move(*live));
-  if (IsGone(live.error())) return std::optional<json>();
-  return live.error();
+util::Result<kube::ObjectRef> ServedRef(kube::Client& client, const StateKey& k, const std::string& ns) {
+  kube::ObjectRef ref{k.ApiVersion(), k.kind, ns, k.name};
+  if (client.Resolve(ref.api_version, ref.kind)) return ref;
+  auto served = client.ResolveGroupKind(k.group, k.kind);
+  if (!served) return served.error();
+  ref.api_version = served->group.empty() ? served->version : served->group + "/" + served->version;
+  return ref;
 }
 
-util::Result<json> DryRunApply(kube::Client& client, const json& rendered, const std::string& manifest) {
+util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns) {
+  bool fresh = false;  // discovery read from the server in this call
+  for (;;) {
+    auto ref = ServedRef(client, k, ns);
+    if (!ref) {
+      if (IsGone(ref.error())) return Live{{k.ApiVersion(), k.kind, ns, k.name}, std::nullopt};  // nothing serves it
+      return ref.error();
+    }
+    auto live = client.Get(*ref);
+    if (live) return Live{*ref, std::move(*live)};
+    if (!IsGone(live.error())) return live.error();
+    // NotFound through a version the disk cache still lists may mean the version is no longer served (a
+    // CRD that moved to v2): read discovery from the server once and look again.
+    if (fresh) return Live{*ref, std::nullopt};
+    auto served = client.Served();
+    if (!served) return served.error();
+    fresh = true;
+    auto again = ServedRef(client, k, ns);
+    if (again && again->api_version == ref->api_version) return Live{*ref, std::nullopt};
+  }
+}
+
+util::Result<std::optional<json>> GetLive(kube::Client& client, const StateKey& k, const std::string& ns) {
+  auto live = ReadLive(client, k, ns);
+  if (!live) return live.error();
+  return std::move(live->object);
+}
+
+util::Result<json> DryRunApply(kube::Client& client, const json& rendered, const Marks& marks) {
   kube::ApplyOptions dry;
   dry.dry_run = kube::DryRun::kAll;
-  return client.Apply(WithOwnershipMarks(rendered, manifest), dry);
+  return client.Apply(WithOwnershipMarks(rendered, marks), dry);
 }
 
 bool SameContent(const json& live, const json& merged) { return Normalized(live) == Normalized(merged); }

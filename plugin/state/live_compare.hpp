@@ -6,21 +6,38 @@
 #include <nlohmann/json.hpp>
 
 #include "kube/client.hpp"
+#include "state/marks.hpp"
 #include "state/state_key.hpp"
 
 namespace tazuna::state {
 
-/// GETs the object `k` names, in namespace `ns` (its resolved identity's). nullopt when it is gone:
-/// NotFound, or its kind is no longer served (kNotFound); any other failure is returned.
+/// Where the object `k` names (in namespace `ns`, its resolved identity's) is served now: through the
+/// key's own apiVersion when the server still serves it, else through the version the server serves
+/// for its group and kind (a CRD that dropped v1 for v2). kNotFound when no version of it is served.
+util::Result<kube::ObjectRef> ServedRef(kube::Client& client, const StateKey& k, const std::string& ns);
+
+/// The live object `k` names and the ref that reached it.
+struct Live {
+  kube::ObjectRef ref;                  ///< ServedRef: where it is read, and deleted
+  std::optional<nlohmann::json> object; ///< nullopt: it is gone
+};
+
+/// GETs the object `k` names through ServedRef. Gone (no object) when the server answers NotFound through
+/// a version that discovery, read from the server, still serves, or when no version of its kind is served
+/// any more; a NotFound through a version known only from the discovery cache is read again through the
+/// version the server serves now. Any other failure is returned.
+util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns);
+
+/// ReadLive's object only.
 util::Result<std::optional<nlohmann::json>> GetLive(kube::Client& client, const StateKey& k, const std::string& ns);
 
 /// What applying `rendered` would make of the live object: a server-side dry run (field manager tazuna)
-/// with the ownership marks of `manifest`, exactly as sync applies it. kube errors are returned.
-util::Result<nlohmann::json> DryRunApply(kube::Client& client, const nlohmann::json& rendered,
-                                         const std::string& manifest);
+/// with the ownership marks `marks`, exactly as sync applies it. kube errors are returned.
+util::Result<nlohmann::json> DryRunApply(kube::Client& client, const nlohmann::json& rendered, const Marks& marks);
 
 /// Whether `live` already is what `merged` (DryRunApply) says, ignoring status and the metadata the
-/// server changes on every write (managedFields, resourceVersion, generation, creationTimestamp, uid).
+/// server changes on every write (managedFields, resourceVersion, generation, creationTimestamp, uid), and
+/// the origin annotation (objects applied before it existed lack it; it says who, not what).
 bool SameContent(const nlohmann::json& live, const nlohmann::json& merged);
 
 }  // namespace tazuna::state

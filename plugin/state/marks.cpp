@@ -4,22 +4,23 @@
 
 namespace tazuna::state {
 
-nlohmann::json MarkedMetadata(const nlohmann::json& object, const std::string& manifest) {
+nlohmann::json MarkedMetadata(const nlohmann::json& object, const Marks& marks) {
   nlohmann::json meta = object.is_object() && object.contains("metadata") ? object["metadata"] : nlohmann::json();
   if (!meta.is_object()) meta = nlohmann::json::object();
   for (const char* field : {"labels", "annotations"}) {
     if (!meta[field].is_object()) meta[field] = nlohmann::json::object();
   }
   meta["labels"][kManagedByLabel] = kManagedByValue;
-  meta["annotations"][kManifestAnnotation] = manifest;
-  meta["labels"][kApplySetPartOfLabel] = ApplySetId(manifest);
+  meta["annotations"][kManifestAnnotation] = marks.manifest;
+  if (!marks.origin.empty()) meta["annotations"][kOriginAnnotation] = marks.origin;
+  meta["labels"][kApplySetPartOfLabel] = ApplySetId(marks.manifest);
   return meta;
 }
 
-nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const std::string& manifest) {
+nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const Marks& marks) {
   if (!object.is_object()) return object;
   nlohmann::json out = object;
-  out["metadata"] = MarkedMetadata(object, manifest);
+  out["metadata"] = MarkedMetadata(object, marks);
   return out;
 }
 

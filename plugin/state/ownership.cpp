@@ -4,7 +4,10 @@
 #include <set>
 #include <tuple>
 
+#include "state/history.hpp"
+#include "state/lease.hpp"
 #include "state/marks.hpp"
+#include "state/secret_key.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -15,6 +18,25 @@ using util::StrCat;
 namespace {
 
 std::string Where(const DesiredObject& d) { return d.source.empty() ? "" : " (" + d.source + ")"; }
+
+// A string field, or "" when absent or of another type (a server answer is never trusted to be well-formed).
+std::string StringOr(const json& object, const char* field) {
+  const auto it = object.find(field);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+}  // namespace
+
+bool IsReserved(const ObjectIdentity& id) {
+  if (id.namespace_name != kStateNamespace) return false;
+  if (id.group.empty() && id.kind == "ConfigMap") {
+    return util::StartsWith(id.name, kConfigMapPrefix) || util::StartsWith(id.name, kRevisionPrefix);
+  }
+  if (id.group.empty() && id.kind == "Secret") return id.name == kStateKeySecret;
+  return id.group == "coordination.k8s.io" && id.kind == "Lease" && id.name == kLeaseName;
+}
+
+namespace {
 
 bool Wanted(const DiffEntry& e, OwnerRows rows) {
   if (e.type == ChangeType::kRemoved) return false;
@@ -42,11 +64,28 @@ util::Status CheckRenderedOnce(const std::vector<DesiredManifest>& manifests) {
   return util::Ok();
 }
 
+util::Status CheckNotReserved(const std::vector<DesiredManifest>& manifests) {
+  for (const auto& m : manifests) {
+    for (const auto& d : m.objects) {
+      if (!IsReserved(d.identity)) continue;
+      auto e = util::MakeError(util::ErrorKind::kInput,
+                               StrCat("manifest ", util::Quote(m.name), Where(d), " renders ", d.identity.Describe(),
+                                      ", which is tazuna's own (sync state, history or lock)"));
+      e.hint = "Remove it from the manifest: tazuna writes these objects itself.";
+      return e;
+    }
+  }
+  return util::Ok();
+}
+
 LiveOwner OwnerOf(const json& live) {
   LiveOwner owner;
   const json meta = live.value("metadata", json::object());
   const json annotations = meta.value("annotations", json::object());
-  if (annotations.is_object()) owner.manifest = annotations.value(kManifestAnnotation, "");
+  if (annotations.is_object()) {
+    owner.manifest = StringOr(annotations, kManifestAnnotation);
+    owner.origin = StringOr(annotations, kOriginAnnotation);
+  }
   for (const auto& f : meta.value("managedFields", json::array())) {
     if (!f.is_object()) continue;
     const std::string manager = f.value("manager", "");
@@ -98,14 +137,24 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
   return out;
 }
 
-util::Status ReleaseTaken(StateStore& store, IdentityResolver& ids, const SyncReport& report) {
-  std::map<std::string, std::set<ObjectIdentity>> taken;
-  for (const auto& r : report.results) {
-    if (r.taken) taken[r.taken->manifest].insert(r.taken->identity);
+std::string ForeignOrigin(const LiveOwner& live, const Origin& ours, const Metadata& state) {
+  if (live.origin.empty() || live.origin == ours.Mark()) return "";
+  for (const auto& o : state.taken_from) {
+    if (live.origin == o.Mark()) return "";
   }
-  for (const auto& [manifest, identities] : taken) {
+  return live.origin;
+}
+
+util::Status ReleaseTaken(StateStore& store, IdentityResolver& ids, const SyncReport& report) {
+  std::map<std::pair<std::string, std::string>, std::set<ObjectIdentity>> taken;  // (manifest, origin mark)
+  for (const auto& r : report.results) {
+    if (r.taken && r.taken->manifest != r.manifest) taken[{r.taken->manifest, r.taken->origin}].insert(r.taken->identity);
+  }
+  for (const auto& [from, identities] : taken) {
+    const auto& [manifest, origin] = from;
     auto state = store.Read(manifest);
     if (!state) return state.error();
+    if (!origin.empty() && state->metadata.origin.Mark() != origin) continue;  // that state did not mark it
     size_t before = state->entries.size();
     for (auto it = state->entries.begin(); it != state->entries.end();) {
       auto key = ParseStateKey(it->first);
@@ -135,12 +184,13 @@ std::string NormalizeRepository(const std::string& url) {
   return util::ToLower(host) + path;
 }
 
-util::Status CheckOrigin(const ManifestState& stored, const Origin& ours, bool take_ownership) {
+util::Status CheckOrigin(const ManifestState& stored, const Origin& ours) {
   const Origin& theirs = stored.metadata.origin;
-  if (theirs.empty() || theirs == ours || take_ownership) return util::Ok();
-  auto e = util::MakeError(util::ErrorKind::kConflict,
-                           StrCat("manifest ", util::Quote(stored.manifest), " is managed from ", theirs.repository, " (",
-                                  theirs.path, "); pass --take-ownership to take it over"));
+  if (theirs.empty() || theirs == ours) return util::Ok();
+  auto e = util::MakeError(util::ErrorKind::kConflict, StrCat("manifest ", util::Quote(stored.manifest),
+                                                              " is managed from ", theirs.Describe()));
+  e.hint = StrCat("To manage it from ", ours.Describe(), " instead, take it over first: kubectl tazuna state takeover -m ",
+                  stored.manifest);
   return e;
 }
 

@@ -19,6 +19,13 @@ namespace tazuna::state {
 /// `ConfigMap default/x is rendered by manifests "a" (a/objs/x.yaml) and "b" (b/x.yaml)`.
 util::Status CheckRenderedOnce(const std::vector<DesiredManifest>& manifests);
 
+/// tazuna's own objects in namespace `tazuna` (state ConfigMaps and their shards, revisions, the sync
+/// Lease, the Secret hash key) are not for manifests to render: a render that names one, where the
+/// object really is, is a kInput error before any request (pruning it would delete states).
+util::Status CheckNotReserved(const std::vector<DesiredManifest>& manifests);
+/// Whether `id` is one of tazuna's own objects in namespace `tazuna` (see CheckNotReserved).
+bool IsReserved(const ObjectIdentity& id);
+
 /// Which apply rows ReadLiveOwners looks at.
 enum class OwnerRows { kAdded, kApplies };
 
@@ -35,10 +42,16 @@ std::string DescribeOwner(const LiveOwner& owner);
 /// Who owns `live` (a live object or its PartialObjectMetadata).
 LiveOwner OwnerOf(const nlohmann::json& live);
 
+/// The origin mark of `live` when it belongs to another repository than `ours`: set, and neither ours
+/// nor one `state` was taken over from (Metadata::taken_from). Empty otherwise (an unmarked object is
+/// judged by its manifest annotation alone).
+std::string ForeignOrigin(const LiveOwner& live, const Origin& ours, const Metadata& state);
+
 /// After a sync that took objects over (SyncResult::taken_from), removes them from the states of the
 /// manifests they were taken from, so those manifests see them as no longer theirs (their next diff
 /// shows the object as added, their next sync as a conflict) and never prune them. One read and one
-/// conditional write per such manifest.
+/// conditional write per such manifest. A state is changed only when it is the one that marked the
+/// object: never the syncing manifest's own, never one of another origin than the object's mark.
 util::Status ReleaseTaken(StateStore& store, IdentityResolver& ids, const SyncReport& report);
 
 /// A git remote URL as host/path, so that ssh and https clones, with or without credentials, port or
@@ -47,7 +60,12 @@ util::Status ReleaseTaken(StateStore& store, IdentityResolver& ids, const SyncRe
 std::string NormalizeRepository(const std::string& url);
 
 /// A state recorded from another origin is not ours to change: kConflict naming the recorded origin,
-/// unless `take_ownership`. States without an origin (the Go tool's, older ones) are adopted silently.
-util::Status CheckOrigin(const ManifestState& stored, const Origin& ours, bool take_ownership);
+/// with the hint to take it over explicitly (`state takeover`). States without an origin (the Go tool's,
+/// older ones) are claimed by the first sync that writes them (see SyncEngine).
+util::Status CheckOrigin(const ManifestState& stored, const Origin& ours);
+
+/// A state that exists without an origin: the sync that writes it now claims it, and prunes nothing
+/// from it in that run.
+inline bool ClaimedByThisRun(const ManifestState& stored) { return stored.exists() && stored.metadata.origin.empty(); }
 
 }  // namespace tazuna::state

@@ -28,9 +28,15 @@ json ToJson(const Plan& p) {
   for (const auto& s : p.states) {
     states.push_back({{"manifest", s.manifest}, {"configMap", s.config_map}, {"resourceVersion", s.resource_version}});
   }
+  const PlanTarget& t = p.target;
+  const json target = {{"server", t.server},
+                       {"clusterUID", t.cluster_uid},
+                       {"contextNamespace", t.context_namespace},
+                       {"flags", {{"prune", t.prune}, {"allowEmpty", t.allow_empty}, {"takeOwnership", t.take_ownership}}}};
   return {{"apiVersion", kPlanApiVersion},
           {"kind", kPlanKind},
           {"createdAt", p.created_at},
+          {"target", target},
           {"selection",
            {{"environment", p.selection.environment}, {"tags", p.selection.tags}, {"manifests", p.selection.manifests}}},
           {"manifests", p.manifests},
@@ -47,8 +53,16 @@ util::Result<Plan> FromJson(const json& j) {
     if (j.at("apiVersion") != kPlanApiVersion || j.at("kind") != kPlanKind) {
       return util::MakeError(util::ErrorKind::kInput, StrCat("invalid plan: not a ", kPlanApiVersion, " ", kPlanKind));
     }
+    if (!j.contains("target")) {
+      return util::MakeError(util::ErrorKind::kInput,
+                             "invalid plan: it names no target (server, namespace, flags); make it again with state diff --out");
+    }
     Plan p;
     p.created_at = j.at("createdAt").get<std::string>();
+    const json& t = j.at("target");
+    const json& flags = t.at("flags");
+    p.target = {Str(t, "server"), Str(t, "clusterUID"), Str(t, "contextNamespace"), flags.at("prune").get<bool>(),
+                flags.at("allowEmpty").get<bool>(), flags.at("takeOwnership").get<bool>()};
     const json& sel = j.at("selection");
     p.selection = {sel.at("environment").get<std::string>(), sel.at("tags").get<std::vector<std::string>>(),
                    sel.at("manifests").get<std::vector<std::string>>()};
@@ -147,6 +161,38 @@ util::Result<Plan> DecodePlan(const std::string& text) {
 }
 
 std::string PlanDigest(const Plan& plan) { return "sha256:" + util::Sha256Hex(EncodePlan(plan)); }
+
+namespace {
+
+std::string Flags(const PlanTarget& t) {
+  std::vector<std::string> on;
+  if (t.prune) on.push_back("--prune");
+  if (t.allow_empty) on.push_back("--allow-empty");
+  if (t.take_ownership) on.push_back("--take-ownership");
+  return on.empty() ? "no flags" : util::Join(on, " ");
+}
+
+util::Error OtherTarget(const std::string& what, const std::string& planned, const std::string& now) {
+  auto e = util::MakeError(util::ErrorKind::kConflict,
+                           StrCat("plan was made for ", what, " ", planned, ", this sync is for ", now));
+  e.hint = "Nothing was written. Sync with the target the plan was made for, or make a new plan for this one.";
+  return e;
+}
+
+}  // namespace
+
+util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now) {
+  const PlanTarget& p = plan.target;
+  if (p.server != now.server) return OtherTarget("server", p.server, now.server);
+  if (!p.cluster_uid.empty() && !now.cluster_uid.empty() && p.cluster_uid != now.cluster_uid) {
+    return OtherTarget("the cluster whose kube-system namespace has uid", p.cluster_uid, now.cluster_uid);
+  }
+  if (p.context_namespace != now.context_namespace) {
+    return OtherTarget("context namespace", util::Quote(p.context_namespace), util::Quote(now.context_namespace));
+  }
+  if (Flags(p) != Flags(now)) return OtherTarget("a sync with", Flags(p), Flags(now));
+  return util::Ok();
+}
 
 util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, const RevisionOfManifest& revision_of) {
   std::vector<std::string> manifests;

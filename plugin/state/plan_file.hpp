@@ -37,10 +37,22 @@ struct PlanObject {
   bool operator==(const PlanObject&) const = default;
 };
 
+/// Where and how a plan is to be applied: a sync with another target refuses the plan.
+struct PlanTarget {
+  std::string server;             ///< the API server URL of the kubeconfig context
+  std::string cluster_uid;        ///< uid of namespace kube-system, the cluster's identity ("" when unreadable)
+  std::string context_namespace;  ///< where objects that name no namespace go (-n or the kubeconfig's)
+  bool prune = false;             ///< the flags that change what a sync does
+  bool allow_empty = false;
+  bool take_ownership = false;
+  bool operator==(const PlanTarget&) const = default;
+};
+
 /// What `state diff --out` saw: hashes and resourceVersions only, never an object's body, so no Secret
 /// value can be in a plan.
 struct Plan {
   std::string created_at;  ///< RFC 3339
+  PlanTarget target;
   RevisionSelection selection;
   std::vector<std::string> manifests;  ///< the selected manifests, in order
   std::vector<PlanRow> changes;
@@ -49,14 +61,19 @@ struct Plan {
   bool operator==(const Plan&) const = default;
 };
 
-/// The plan of `inputs` (as PlanSync made them) for `selection`.
+/// The plan of `inputs` (as PlanSync made them) for `selection`; its target is left empty for the caller.
 Plan MakePlan(const RevisionSelection& selection, const std::vector<SyncInput>& inputs, std::string created_at);
 /// The plan file: JSON (apiVersion tazuna.pepabo.com/v1, kind Plan), 2-space indent, sorted keys.
 std::string EncodePlan(const Plan& plan);
-/// Parses EncodePlan's output; kInput ("invalid plan: ...") for anything else.
+/// Parses EncodePlan's output; kInput ("invalid plan: ...") for anything else, a plan without a target
+/// (made before plans had one) included.
 util::Result<Plan> DecodePlan(const std::string& text);
 /// "sha256:<hex>" of EncodePlan(plan): the same plan always has the same digest.
 std::string PlanDigest(const Plan& plan);
+
+/// Whether a sync with target `now` may apply `plan`: the same server (and cluster, when both uids are
+/// known), context namespace and flags. kConflict "plan was made for ..." naming the first difference.
+util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now);
 
 /// The newest revision that synced `manifest`, for messages ("" when unknown).
 using RevisionOfManifest = std::function<std::string(const std::string& manifest)>;

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <set>
 
+#include "state/live_compare.hpp"
+#include "state/namespace_contents.hpp"
 #include "state/ownership.hpp"
 #include "state/sync_engine.hpp"
 #include "util/parallel.hpp"
@@ -56,7 +58,8 @@ std::string KindNamespaceName(const ObjectIdentity& id) {
 
 struct SyncEngine::PruneTask {
   const DiffEntry* entry = nullptr;
-  bool empty_manifest = false;  ///< its manifest renders nothing
+  const ManifestState* stored = nullptr;  ///< the state the entry is in, as read
+  bool empty_manifest = false;            ///< its manifest renders nothing
   SyncResult result;
 };
 
@@ -80,11 +83,17 @@ class SyncEngine::PruneRun {
   // Decides what needs no request; true when the task still needs the cluster.
   bool Screen(PruneTask& t, int failed_applies) {
     const DiffEntry& e = *t.entry;
-    if (!e.valid_key) return Keep(t, "invalid state key", Forget::kNo);
+    if (!e.valid_key) return InvalidKey(t);
     if (auto it = rendered_.find(e.identity); it != rendered_.end()) {
       return Keep(t, StrCat("still rendered by manifest ", util::Quote(it->second)), Forget::kYes);
     }
+    const Forget when_pruning = o_.prune ? Forget::kYes : Forget::kNo;
+    if (IsReserved(e.identity)) return Keep(t, "tazuna's own object; never pruned", when_pruning);
+    if (PruneRank(e.parsed) == 2 && IsProtectedNamespace(e.identity.name)) {
+      return Keep(t, StrCat("namespace ", e.identity.name, " is never pruned"), when_pruning);
+    }
     if (!o_.prune) return Keep(t, "", Forget::kNo);
+    if (ClaimedByThisRun(*t.stored)) return Keep(t, "state claimed in this run; prune runs on the next sync", Forget::kNo);
     if (failed_applies > 0) {
       return Keep(t, StrCat("not pruned: ", failed_applies, failed_applies == 1 ? " apply" : " applies", " failed"),
                   Forget::kNo);
@@ -107,20 +116,13 @@ class SyncEngine::PruneRun {
       return;
     }
     for (int attempt = 1; attempt <= kDeleteAttempts; ++attempt) {
-      auto live = GetLive(t.entry->parsed, t.entry->identity);
-      if (!live) {
-        if (IsGone(live.error())) return Gone(t);
-        return Fail(t, live.error());
-      }
-      if (!ManagedByTazuna(*live)) {
-        Keep(t, "not managed by tazuna", Forget::kNo);
-        t.result.forgettable = true;
-        return;
-      }
-      if (const std::string owner = OwnerOf(*live).manifest; !owner.empty() && owner != t.result.manifest) {
-        Keep(t, StrCat("owned by manifest ", util::Quote(owner)), Forget::kYes);  // taken over: not ours any more
-        return;
-      }
+      // Through the version that serves the object now, whatever version its key was recorded under.
+      auto read = e_.Limited([&] { return ReadLive(e_.client_, t.entry->parsed, t.entry->identity.namespace_name); });
+      if (!read) return Fail(t, read.error());
+      if (!read->object) return Gone(t);  // NotFound where it is served, or no version of it is served at all
+      const kube::ObjectRef* ref = &read->ref;
+      const json* live = &*read->object;
+      if (auto why = NotOurs(t, *live); !why.empty()) return;
       if (auto other = RenderedInOtherGroup(*t.entry, *live)) {
         Keep(t, StrCat("still rendered as ", *other), Forget::kYes);
         return;
@@ -130,13 +132,10 @@ class SyncEngine::PruneRun {
         return;
       }
       const kube::Preconditions pre{Meta(*live, "uid"), Meta(*live, "resourceVersion")};
-      auto st = e_.Limited([&] {
-        return e_.client_.Delete(Ref(t.entry->parsed, t.entry->identity), kube::Propagation::kBackground, o_.dry_run, pre);
-      });
+      auto st = e_.Limited([&] { return e_.client_.Delete(*ref, kube::Propagation::kBackground, o_.dry_run, pre); });
       if (st) return Deleted(t, pre.uid);
-      if (IsGone(st.error())) return Gone(t);
-      if (!kube::IsReason(st.error(), "Conflict")) return Fail(t, st.error());
-      // Changed, or replaced by a new object, since it was read: read it again, check again.
+      // Gone since it was read, or changed or replaced by a new object: read it again, check again.
+      if (!IsGone(st.error()) && !kube::IsReason(st.error(), "Conflict")) return Fail(t, st.error());
     }
     Keep(t, "kept changing while being pruned; not deleted", Forget::kNo);
   }
@@ -144,19 +143,26 @@ class SyncEngine::PruneRun {
  private:
   enum class Forget { kYes, kNo };
 
-  static kube::ObjectRef Ref(const StateKey& k, const ObjectIdentity& id) {
-    return {k.ApiVersion(), k.kind, id.namespace_name, k.name};
-  }
 
-  // The live object by the key's apiVersion, or by the group's served version when that one is gone.
-  util::Result<json> GetLive(const StateKey& k, const ObjectIdentity& id) {
-    kube::ObjectRef ref = Ref(k, id);
-    if (!e_.client_.Resolve(ref.api_version, ref.kind)) {
-      auto served = e_.client_.ResolveGroupKind(k.group, k.kind);
-      if (!served) return served.error();
-      ref.api_version = served->group.empty() ? served->version : StrCat(served->group, "/", served->version);
+
+  // Why `live` is not this state's to delete (the row is kept, saying so), or "" when it is: tazuna's
+  // field manager must own fields of it, and neither another manifest nor another repository marked it.
+  std::string NotOurs(PruneTask& t, const json& live) {
+    if (!ManagedByTazuna(live)) {
+      Keep(t, "not managed by tazuna", Forget::kNo);
+      t.result.forgettable = true;
+      return t.result.note;
     }
-    return e_.Limited([&] { return e_.client_.Get(ref); });
+    const LiveOwner owner = OwnerOf(live);
+    if (!owner.manifest.empty() && owner.manifest != t.result.manifest) {
+      Keep(t, StrCat("owned by manifest ", util::Quote(owner.manifest)), Forget::kYes);  // taken over: not ours any more
+      return t.result.note;
+    }
+    if (const std::string repo = ForeignOrigin(owner, o_.origin, t.stored->metadata); !repo.empty()) {
+      Keep(t, StrCat("owned by repository ", Origin::FromMark(repo).Describe()), Forget::kYes);  // another repository's, whatever our state says
+      return t.result.note;
+    }
+    return "";
   }
 
   // Another group serving the same resource (events, once extensions/networking ingresses) renders
@@ -178,16 +184,31 @@ class SyncEngine::PruneRun {
   // Why deleting would take more with it: custom resources of a CRD (other than those this prune
   // deleted), objects tazuna renders inside a Namespace. Empty when the delete may go ahead.
   std::string CascadeGuard(int rank, const ObjectIdentity& id, const json& live) {
-    if (rank == 2) {
-      const auto it = in_namespace_.find(id.name);
-      if (it != in_namespace_.end()) return StrCat(it->second, " rendered objects live in it");
-      return "";
-    }
+    if (rank == 2) return NamespaceGuard(id.name);
     if (rank != 1) return "";
     auto remaining = RemainingCustomResources(live);
     if (!remaining) return "cannot list its custom resources: " + remaining.error().message;
     if (*remaining > 0) return StrCat(*remaining, " custom resource", *remaining == 1 ? "" : "s", " of it exist");
     return "";
+  }
+
+  // A Namespace takes everything in it along: it goes only when all that lives there is deleted by this run.
+  std::string NamespaceGuard(const std::string& ns) {
+    if (const auto it = in_namespace_.find(ns); it != in_namespace_.end()) {
+      return StrCat(it->second, " rendered objects live in it");
+    }
+    auto occupants = ListOccupants(e_.client_, ns);
+    if (!occupants) return "cannot read what lives in it: " + occupants.error().message;
+    std::vector<std::string> left;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      left = Unaccounted(*occupants, deleted_uids_);
+    }
+    if (left.empty()) return "";
+    constexpr size_t kNamed = 5;
+    std::string names = util::Join(std::vector<std::string>(left.begin(), left.begin() + std::min(left.size(), kNamed)), ", ");
+    if (left.size() > kNamed) names += ", ...";
+    return StrCat(left.size(), left.size() == 1 ? " object" : " objects", " not deleted by this run: ", names);
   }
 
   util::Result<int> RemainingCustomResources(const json& crd) {
@@ -206,6 +227,17 @@ class SyncEngine::PruneRun {
     int count = 0;
     for (const auto& item : *items) count += deleted_uids_.count(Meta(item, "uid")) == 0 ? 1 : 0;
     return count;
+  }
+
+  // A stored key that does not parse, or names no object a request could reach: an error naming the key,
+  // never a request; `state forget` drops it.
+  bool InvalidKey(PruneTask& t) {
+    auto parsed = ParseStateKey(t.result.key);
+    const std::string problem = parsed ? KeyNameProblem(*parsed).value_or("") : parsed.error().message;
+    t.result.Fail(util::MakeError(util::ErrorKind::kInput,
+                                  StrCat("invalid state key ", util::Quote(t.result.key), ": ", problem)));
+    t.result.forgettable = true;
+    return false;
   }
 
   bool Keep(PruneTask& t, std::string note, Forget forget) {
@@ -252,7 +284,7 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
   for (const auto& in : inputs) {
     for (auto it = in.diff.rbegin(); it != in.diff.rend(); ++it) {
       if (it->type != ChangeType::kRemoved) continue;
-      PruneTask t{&*it, in.desired.objects.empty(), MakeResult(it->manifest, it->key, Verb::kKept, it->old_hash)};
+      PruneTask t{&*it, &in.stored, in.desired.objects.empty(), MakeResult(it->manifest, it->key, Verb::kKept, it->old_hash)};
       if (run.Screen(t, failed_applies)) {
         ranks[PruneRank(it->parsed)].push_back(std::move(t));
       } else {

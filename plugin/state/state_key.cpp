@@ -2,7 +2,9 @@
 
 #include <vector>
 
+#include "manifest/names.hpp"
 #include "util/go_json.hpp"
+#include "util/path_segment.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
@@ -44,6 +46,16 @@ std::vector<std::string_view> SplitN(std::string_view text, size_t n) {
 }
 
 }  // namespace
+
+std::optional<std::string> KeyNameProblem(const StateKey& key) {
+  if (!key.namespace_name.empty()) {
+    if (auto problem = manifest::NamespaceProblem(key.namespace_name)) return *problem;
+  }
+  if (auto problem = util::PathSegmentProblem(key.name)) {
+    return util::StrCat("name ", util::Quote(key.name), ": ", *problem);
+  }
+  return std::nullopt;
+}
 
 std::string StateKey::ToString() const {
   if (namespace_name.empty()) return util::StrCat(manifest, "/", group, "/", version, "/", kind, "/", name);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,11 @@ struct StateKey {
 /// Parses the string form as the Go tool does (SplitN on "/" into at most 6 parts, so a
 /// 6-part key's name may contain "/"). Fails with kInput unless there are 5 or 6 parts.
 util::Result<StateKey> ParseStateKey(std::string_view text);
+
+/// Why the object `key` names could never be reached by a request (the result is one segment of a URL
+/// path): a namespace that is not an RFC 1123 label, a name that util::PathSegmentProblem refuses ('/',
+/// '..', '?', '#', ...); nullopt when both are fine. Such a key is an error naming it, never a request.
+std::optional<std::string> KeyNameProblem(const StateKey& key);
 
 /// The key of `object` in `manifest`: group/version from apiVersion ("v1" -> core group),
 /// kind, metadata.namespace (absent or empty -> 5-part key) and metadata.name. Missing or

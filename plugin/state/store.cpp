@@ -51,11 +51,16 @@ std::string EncodeMetadata(const Metadata& m) {
   // Key order matches the Go struct (gitCommitHash, lastSyncedAt) so both tools write the same bytes.
   std::string out = StrCat("{\"gitCommitHash\":", json(m.git_commit_hash).dump(), ",\"lastSyncedAt\":",
                            json(m.last_synced_at).dump());
-  if (!m.origin.empty()) {
-    out += StrCat(",\"origin\":{\"path\":", json(m.origin.path).dump(), ",\"repository\":",
-                  json(m.origin.repository).dump(), "}");
-  }
+  const auto origin_json = [](const Origin& o) {
+    return StrCat("{\"path\":", json(o.path).dump(), ",\"repository\":", json(o.repository).dump(), "}");
+  };
+  if (!m.origin.empty()) out += ",\"origin\":" + origin_json(m.origin);
   if (!m.shards.empty()) out += StrCat(",\"shards\":", json(m.shards).dump());
+  if (!m.taken_from.empty()) {
+    out += ",\"takenFrom\":[";
+    for (size_t i = 0; i < m.taken_from.size(); ++i) out += (i == 0 ? "" : ",") + origin_json(m.taken_from[i]);
+    out += "]";
+  }
   return out + "}";
 }
 
@@ -96,10 +101,20 @@ util::Status ParseMetadata(const std::string& configmap, const std::string& text
     }
     *out = value.is_string() ? value.get<std::string>() : "";
   }
+  const auto origin_of = [](const json& o) {
+    const json repository = o.value("repository", json()), path = o.value("path", json());
+    return Origin{repository.is_string() ? repository.get<std::string>() : "", path.is_string() ? path.get<std::string>() : ""};
+  };
   const json origin = doc.value("origin", json::object());
-  if (origin.is_object()) {
-    const json repository = origin.value("repository", json()), path = origin.value("path", json());
-    m.origin = {repository.is_string() ? repository.get<std::string>() : "", path.is_string() ? path.get<std::string>() : ""};
+  if (origin.is_object()) m.origin = origin_of(origin);
+  m.taken_from.clear();
+  const json taken = doc.value("takenFrom", json::array());
+  if (!taken.is_array()) {
+    return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata takenFrom is not a list"));
+  }
+  for (const auto& o : taken) {
+    if (!o.is_object()) return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata takenFrom is not a list of origins"));
+    m.taken_from.push_back(origin_of(o));
   }
   m.shards.clear();
   const json shards = doc.value("shards", json());

@@ -25,6 +25,16 @@ struct Origin {
   std::string repository;
   std::string path;
   bool empty() const { return repository.empty() && path.empty(); }
+  /// `<repository>:<path>`, as the annotation tazuna.pepabo.com/origin of applied objects holds it.
+  std::string Mark() const { return empty() ? "" : repository + ":" + path; }
+  /// For messages: `github.com/org/platform (clusters/prod/tazuna.yaml)`.
+  std::string Describe() const { return repository + " (" + path + ")"; }
+  /// The origin a Mark() stands for (a normalised repository holds no ':').
+  static Origin FromMark(const std::string& mark) {
+    const size_t colon = mark.find(':');
+    if (colon == std::string::npos) return {mark, ""};
+    return {mark.substr(0, colon), mark.substr(colon + 1)};
+  }
   bool operator==(const Origin&) const = default;
 };
 
@@ -36,6 +46,9 @@ struct Metadata {
   /// The spill ConfigMaps holding the rest of the entries, in order (omitted from JSON when none).
   /// Read from `"shards":[names]`, or from the older `"shards":N` meaning `<base>-1`..`<base>-N`.
   std::vector<std::string> shards;
+  /// Origins this state was taken over from (`state takeover`), oldest first: objects they marked are
+  /// this state's too. Omitted from JSON when empty.
+  std::vector<Origin> taken_from;
   bool operator==(const Metadata&) const = default;
 };
 

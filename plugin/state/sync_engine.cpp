@@ -4,6 +4,7 @@
 #include <set>
 
 #include "state/marks.hpp"
+#include "state/ownership.hpp"
 #include "state/readiness.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
@@ -49,6 +50,28 @@ Phase PhaseOf(const StateKey& k) {
 }
 
 bool IsApply(const DiffEntry& e) { return e.type != ChangeType::kRemoved; }
+
+std::string StringAt(const json& object, const char* field) {
+  const auto it = object.is_object() ? object.find(field) : object.end();
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+bool IsRecreatable(const json& object) {
+  const std::string api_version = StringAt(object, "apiVersion"), kind = StringAt(object, "kind");
+  return (api_version == "batch/v1" && kind == "Job") || (api_version == "v1" && kind == "Pod");
+}
+
+// An Invalid answer whose every cause is an immutable field (a Job's template or selector, a Pod's spec):
+// the one answer that recreating the object can cure.
+bool OnlyImmutableFields(const util::Error& e) {
+  if (!kube::IsReason(e, "Invalid")) return false;
+  const auto immutable = [](const std::string& cause) {
+    return cause.find("field is immutable") != std::string::npos ||
+           cause.find("pod updates may not change fields") != std::string::npos;
+  };
+  if (e.detail_lines.empty()) return immutable(e.message);
+  return std::all_of(e.detail_lines.begin(), e.detail_lines.end(), immutable);
+}
 
 // An apply the server rejected outright (the object was not created): 4xx other than 429.
 bool DefinitelyNotApplied(const util::Error& e) {
@@ -97,19 +120,36 @@ util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, c
     clock_.SleepFor(std::chrono::milliseconds(250));
     applied = client_.ApplyObject(object, apply);
   }
-  if (applied || !kube::IsReason(applied.error(), "Invalid") || o.dry_run == kube::DryRun::kAll) return applied;
-  // Jobs and Pods cannot change most fields in place: delete and recreate them, as the Go tool does.
-  const std::string api_version = object.value("apiVersion", "");
-  const std::string kind = object.value("kind", "");
-  if (!((api_version == "batch/v1" && kind == "Job") || (api_version == "v1" && kind == "Pod"))) return applied;
+  if (applied || o.dry_run == kube::DryRun::kAll || !IsRecreatable(object) || !OnlyImmutableFields(applied.error())) {
+    return applied;
+  }
+  return Recreate(object, apply);
+}
+
+// Jobs and Pods cannot change most fields in place: when the server answered only that such fields are
+// immutable, the object is deleted and created again, as the Go tool does. Before the delete, a dry-run
+// create of the new object must pass validation and admission (AlreadyExists is the answer that says
+// so), so that a Job which could not be created again is never deleted.
+util::Result<kube::ApplyResult> SyncEngine::Recreate(const json& object, const kube::ApplyOptions& apply) {
   const json& meta = object["metadata"];
-  const kube::ObjectRef ref{api_version, kind, meta.value("namespace", ""), meta.value("name", "")};
-  if (auto st = client_.Delete(ref, kube::Propagation::kBackground); !st && !kube::IsReason(st.error(), "NotFound")) {
+  const kube::ObjectRef ref{object.value("apiVersion", ""), object.value("kind", ""), StringAt(meta, "namespace"),
+                            StringAt(meta, "name")};
+  auto live = client_.Get(ref);
+  if (!live) return kube::IsReason(live.error(), "NotFound") ? client_.ApplyObject(object, apply) : live.error();
+  json marked = object;
+  marked["metadata"] = *apply.metadata;
+  if (auto probe = client_.Create(marked, kube::DryRun::kAll); !probe && !kube::IsReason(probe.error(), "AlreadyExists")) {
+    return probe.error();
+  }
+  const std::string uid = StringAt(live->value("metadata", json::object()), "uid");
+  if (auto st = client_.Delete(ref, kube::Propagation::kBackground, kube::DryRun::kNone, {uid, ""});
+      !st && !kube::IsReason(st.error(), "NotFound")) {
     return st.error();
   }
-  for (int i = 0; i < 300; ++i) {
+  for (int i = 0; i < 300; ++i) {  // until that object is gone (or replaced by someone else's)
     auto got = client_.Get(ref);
     if (!got && kube::IsReason(got.error(), "NotFound")) break;
+    if (got && StringAt(got->value("metadata", json::object()), "uid") != uid) break;
     clock_.SleepFor(std::chrono::seconds(1));
   }
   return client_.ApplyObject(object, apply);
@@ -133,6 +173,23 @@ bool SyncEngine::MayWrite(const SyncOptions& o) {
   return static_cast<bool>(st);
 }
 
+// Why `live` (the object `e` names, as it is now) is not this manifest's to change, or "" when it is:
+// another repository marked it, or another manifest that this tazuna.yaml does not have.
+std::string SyncEngine::ConflictOf(const DiffEntry& e, const LiveOwner* live, const SyncOptions& o) const {
+  if (live == nullptr) return "";
+  const auto stored = stored_meta_.find(e.manifest);
+  const std::string repo = stored == stored_meta_.end() ? "" : ForeignOrigin(*live, o.origin, *stored->second);
+  const bool other_manifest = !live->manifest.empty() && live->manifest != e.manifest;
+  if (!repo.empty()) {
+    return StrCat("owned by manifest ", util::Quote(live->manifest.empty() ? e.manifest : live->manifest),
+                  " of repository ", Origin::FromMark(repo).Describe());
+  }
+  if (other_manifest && o.sibling_manifests.count(live->manifest) == 0) {
+    return StrCat("owned by manifest ", util::Quote(live->manifest));
+  }
+  return "";
+}
+
 void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   const DiffEntry& e = *task.entry;
   if (!MayWrite(o)) {
@@ -144,26 +201,28 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   const auto owner = o.live_owners.find(e.identity);
   const LiveOwner* live = owner == o.live_owners.end() ? nullptr : &owner->second;
   const bool foreign = live != nullptr && !live->manifest.empty() && live->manifest != e.manifest;
-  if (foreign && !o.take_ownership && o.sibling_manifests.count(live->manifest) == 0) {
-    task.result.verb = Verb::kConflict;  // another manifest's object: not ours to change
-    task.result.note = util::StrCat("owned by manifest ", util::Quote(live->manifest));
+  const std::string conflict = ConflictOf(e, live, o);
+  if (!conflict.empty() && !o.take_ownership) {
+    task.result.verb = Verb::kConflict;  // another manifest's or repository's object: not ours to change
+    task.result.note = conflict;
     if (o.dry_run == kube::DryRun::kNone && e.type == ChangeType::kAdded) cp.Set(e.manifest, e.key, std::nullopt);
     Tick();
     return;
   }
   const bool judge = JudgedOnApply(e, *task.object, o);
-  auto applied =
-      Limited([&] { return ApplyOrReplace(*task.object, MarkedMetadata(*task.object, e.manifest), judge, o); });
+  const Marks marks{e.manifest, o.origin.Mark()};
+  auto applied = Limited([&] { return ApplyOrReplace(*task.object, MarkedMetadata(*task.object, marks), judge, o); });
   if (applied) {
     task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
     if (judge) task.readiness = JudgeReadiness(applied->object);
     if (!applied->created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {
       task.result.verb = Verb::kAdopted;  // made by someone else; tazuna manages it from now on
       task.result.note = "was managed by " + util::Join(live->managers, ", ");
-    } else if (!applied->created && foreign) {
-      task.result.note = util::StrCat("moved from manifest ", util::Quote(live->manifest));
-      if (o.sibling_manifests.count(live->manifest) == 0) {  // --take-ownership: its old state lets go (ReleaseTaken)
-        task.result.taken = std::make_unique<TakenFrom>(TakenFrom{live->manifest, e.identity});
+    } else if (!applied->created && (foreign || !conflict.empty())) {
+      task.result.note = conflict.empty() ? StrCat("moved from manifest ", util::Quote(live->manifest))
+                                          : StrCat("taken over; was ", conflict);
+      if (!conflict.empty()) {  // --take-ownership: its old state lets go (ReleaseTaken)
+        task.result.taken = std::make_unique<TakenFrom>(TakenFrom{live->manifest, e.identity, live->origin});
       }
     }
     if (o.dry_run == kube::DryRun::kNone) {
@@ -265,7 +324,13 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   Checkpointer cp(store_, clock_, o.checkpoint_interval);
   cp.set_fence(o.fence);
   abort_.reset();
-  for (auto& in : inputs) cp.Track(in.stored);
+  stored_meta_.clear();
+  for (auto& in : inputs) {
+    cp.Track(in.stored);
+    stored_meta_[in.desired.name] = &in.stored.metadata;
+    // The state is this repository's from its first write on, even if this sync fails later.
+    if (o.dry_run == kube::DryRun::kNone && !o.origin.empty()) cp.SetOrigin(in.desired.name, o.origin);
+  }
   applied_kinds_.clear();
   failed_unchanged_.clear();
   for (const auto& in : inputs) {
@@ -301,8 +366,11 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   }
   if (o.dry_run == kube::DryRun::kNone) {
     if (report.failed == 0 && report.refused == 0) {
-      const Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), o.origin, {}};
-      for (const auto& in : inputs) cp.SetMetadata(in.desired.name, meta);
+      for (const auto& in : inputs) {
+        Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), o.origin, {}, in.stored.metadata.taken_from};
+        if (meta.origin.empty()) meta.origin = in.stored.metadata.origin;
+        cp.SetMetadata(in.desired.name, meta);
+      }
     }
     if (auto st = cp.FlushAll(); !st) return st.error();
   }

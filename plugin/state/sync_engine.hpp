@@ -29,6 +29,7 @@ inline bool IsFailure(Verb verb) { return verb == Verb::kFailed || verb == Verb:
 struct TakenFrom {
   std::string manifest;
   ObjectIdentity identity;
+  std::string origin;  ///< the object's origin mark before it was taken (empty: none)
 };
 
 /// One object's outcome. A sync of thousands of objects holds a row per object (twice, while applying),
@@ -74,6 +75,7 @@ struct SyncReport {
 /// Who owns a live object, read from its marks and managed fields.
 struct LiveOwner {
   std::string manifest;               ///< annotation tazuna.pepabo.com/manifest; empty when unmarked
+  std::string origin;                 ///< annotation tazuna.pepabo.com/origin (Origin::Mark); empty when unmarked
   bool tazuna_manager = false;        ///< tazuna's field manager owns fields of it
   std::vector<std::string> managers;  ///< every field manager, in managedFields order, without repeats
 };
@@ -107,7 +109,10 @@ struct SyncOptions {
   kube::DryRun dry_run = kube::DryRun::kNone;
   int concurrency = 16;
   std::string git_commit;
-  Origin origin;  ///< recorded in `_metadata` of every manifest on success
+  /// This repository: recorded in `_metadata` of every manifest from its state's first write on, and on
+  /// every applied object (kOriginAnnotation). Objects marked by another origin are never changed (unless
+  /// take_ownership) nor pruned.
+  Origin origin;
   std::chrono::seconds crd_timeout{60};
   WaitPolicy wait;
   std::chrono::milliseconds checkpoint_interval{500};
@@ -169,8 +174,10 @@ class SyncEngine {
   void SkipLayer(const std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, std::vector<SyncResult>& out);
   void ApplyTasks(std::span<Task> tasks, Checkpointer& cp, const SyncOptions& o);
   void ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o);
+  std::string ConflictOf(const DiffEntry& e, const LiveOwner* live, const SyncOptions& o) const;
   util::Result<kube::ApplyResult> ApplyOrReplace(const nlohmann::json& object, const nlohmann::json& metadata,
                                                  bool want_object, const SyncOptions& o);
+  util::Result<kube::ApplyResult> Recreate(const nlohmann::json& object, const kube::ApplyOptions& apply);
   bool JudgedOnApply(const DiffEntry& e, const nlohmann::json& object, const SyncOptions& o) const;
   void WaitEstablished(std::span<Task> crds, const SyncOptions& o);
   /// A layer whose applies are done: its applied tasks have rows in `out` from first_row on.
@@ -210,6 +217,7 @@ class SyncEngine {
   bool crds_applied_ = false;  ///< this run applied CRDs: custom resources may wait for discovery
   std::set<std::pair<std::string, std::string>> applied_kinds_;  ///< group and kind of every object to apply
   std::set<std::string> failed_unchanged_;  ///< state keys of unchanged objects a wait found not ready
+  std::map<std::string, const Metadata*> stored_meta_;  ///< manifest -> `_metadata` of its state as read
   std::unique_ptr<AdaptiveLimit> limit_;  ///< requests in flight, adapted to the server
 };
 

@@ -47,6 +47,25 @@ expect_eq() {
 # new_namespace PREFIX: prints a unique namespace name (not created).
 new_namespace() { echo "$1-$(date +%s%N | tail -c 7)-$RANDOM"; }
 
+# tazuna_yaml DIR ENTRY...: writes DIR/tazuna.yaml with one manifest per ENTRY (a flow mapping).
+tazuna_yaml() {
+  local dir=$1; shift
+  mkdir -p "$dir"
+  { printf 'apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n'; for e in "$@"; do printf '    - %s\n' "$e"; done; } > "$dir/tazuna.yaml"
+}
+
+# repo_at DIR URL: makes DIR a git repository whose remote origin is URL (a state's origin).
+repo_at() { git -C "$1" init -q 2>/dev/null && git -C "$1" remote add origin "$2"; }
+
+# uid KUBECTL-GET-ARGS...: the live object's uid, empty when it does not exist.
+uid() { kubectl get "$@" -o jsonpath='{.metadata.uid}' 2>/dev/null; }
+
+# state_keys MANIFEST: the data keys of its state ConfigMap, sorted, `_metadata` left out.
+state_keys() {
+  kubectl get cm -n tazuna "tazuna-state-$1" -o json |
+    python3 -c 'import json,sys; print(" ".join(sorted(k for k in json.load(sys.stdin)["data"] if k != "_metadata")))'
+}
+
 # finish: prints the closing line and exits non-zero on any failure.
 finish() {
   echo "$E2E_PASSED passed, $E2E_FAILED failed"

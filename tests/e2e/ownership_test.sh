@@ -63,7 +63,8 @@ repo_at "$repo_b" "https://git.example/team-b/platform.git"
 before=$(rv cm -n "$ns" made-by-kubectl)
 cd "$repo_b"
 expect_rc 1 "the other repository's sync" kubectl tazuna state sync
-expect_contains "$OUT" "configmap/made-by-kubectl -n $ns conflict (owned by manifest \"$A\")" "reported as a conflict"
+expect_contains "$OUT" "configmap/made-by-kubectl -n $ns conflict (owned by manifest \"$A\" of repository adopt (tazuna.yaml))" \
+  "reported as a conflict naming the manifest and its repository"
 expect_eq "$(rv cm -n "$ns" made-by-kubectl)" "$before" "the object is unchanged"
 expect_rc 0 "--take-ownership moves it" kubectl tazuna state sync --take-ownership
 expect_eq "$(kubectl get cm -n "$ns" made-by-kubectl -o jsonpath='{.metadata.annotations.tazuna\.pepabo\.com/manifest} {.data.v}')" \
@@ -72,7 +73,8 @@ cd "$repo"
 expect_rc 1 "the first manifest's next diff shows it" kubectl tazuna state diff
 expect_contains "$OUT" "added" "as no longer recorded for it"
 expect_rc 1 "the first manifest's sync now sees the conflict" kubectl tazuna state sync
-expect_contains "$OUT" "conflict (owned by manifest \"$B\")" "and names the new owner"
+expect_contains "$OUT" "conflict (owned by manifest \"$B\" of repository git.example/team-b/platform (tazuna.yaml))" \
+  "and names the new owner"
 
 # --- 4. kubectl's ApplySet recognises the state ConfigMap as tazuna's and refuses to touch it.
 cm made-by-kubectl 3 > "$E2E_TMP/applyset.yaml"
@@ -101,8 +103,11 @@ expect_contains "$(kubectl get cm -n tazuna "tazuna-state-$S" -o jsonpath='{.dat
 first_uid=$(uid cm -n "$ns" first-team)
 cd "$two"
 expect_rc 1 "another repository's sync --prune of the same manifest name" kubectl tazuna state sync --prune
-expect_contains "$ERR" "error: manifest \"$S\" is managed from git.example/team-a/platform (tazuna.yaml); pass --take-ownership to take it over" \
-  "refused naming the first origin"
+expect_contains "$ERR" "error: manifest \"$S\" is managed from git.example/team-a/platform (tazuna.yaml)
+To manage it from git.example/team-b/other (tazuna.yaml) instead, take it over first: kubectl tazuna state takeover -m $S" \
+  "refused naming the first origin, and how to take it over"
+expect_rc 1 "--take-ownership does not take a whole state over" kubectl tazuna state sync --prune --take-ownership
+expect_contains "$ERR" "is managed from git.example/team-a/platform (tazuna.yaml)" "still refused"
 expect_rc 2 "its diff is an error too" kubectl tazuna state diff
 expect_eq "$(uid cm -n "$ns" first-team)" "$first_uid" "the first team's object stays"
 expect_rc 1 "and the second team's was not applied" kubectl get cm -n "$ns" second-team

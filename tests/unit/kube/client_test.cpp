@@ -212,5 +212,59 @@ TEST_CASE("client: no credentials over plain http") {
   CHECK(f.Header(f.transport.requests.back(), "Authorization").empty());
 }
 
+TEST_CASE("client: a name or namespace that is not one path segment never becomes a request") {
+  Fixture f;
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  REQUIRE(c.Resolve("v1", "ConfigMap"));  // discovery first, so that only the refused requests are counted
+  const size_t before = f.transport.requests.size();
+  struct Case {
+    ObjectRef ref;
+    std::string want;
+  };
+  const Case cases[] = {
+      {{"v1", "ConfigMap", "x", "a/../../victim"}, "invalid name \"a/../../victim\" for ConfigMap: may not contain '/'"},
+      {{"v1", "ConfigMap", "x", ".."}, "invalid name \"..\" for ConfigMap: may not be '.' or '..'"},
+      {{"v1", "ConfigMap", "x", "a?dryRun=All"}, "invalid name \"a?dryRun=All\" for ConfigMap: may not contain '?'"},
+      {{"v1", "ConfigMap", "../kube-system", "cm"},
+       "invalid namespace \"../kube-system\" for ConfigMap: may not contain '/'"},
+  };
+  for (const auto& c2 : cases) {
+    CAPTURE(c2.want);
+    auto got = c.Get(c2.ref);
+    REQUIRE_FALSE(got);
+    CHECK(got.error().kind == util::ErrorKind::kInput);
+    CHECK(got.error().message == c2.want);
+    CHECK_FALSE(c.Delete(c2.ref, Propagation::kBackground));
+  }
+  CHECK_FALSE(c.List("v1", "ConfigMap", "a#b"));
+  CHECK(f.transport.requests.size() == before);
+}
+
+TEST_CASE("client: Served lists each resource once, preferred version first, with its verbs and Stale groups") {
+  Fixture f;
+  f.transport.routes.clear();
+  f.transport.Add("GET /prefix/api", 200,
+                  R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":""},"versions":[{"version":"v1","resources":[)"
+                  R"({"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced","verbs":["get","list","delete"]}]}]}]})",
+                  {{"Content-Type", kAggCT}});
+  f.transport.Add("GET /prefix/apis", 200,
+                  R"({"kind":"APIGroupDiscoveryList","items":[)"
+                  R"({"metadata":{"name":"autoscaling"},"versions":[)"
+                  R"({"version":"v2","resources":[{"resource":"horizontalpodautoscalers","responseKind":{"kind":"HorizontalPodAutoscaler"},"scope":"Namespaced","verbs":["list","delete"]}]},)"
+                  R"({"version":"v1","resources":[{"resource":"horizontalpodautoscalers","responseKind":{"kind":"HorizontalPodAutoscaler"},"scope":"Namespaced","verbs":["list","delete"]}]}]},)"
+                  R"({"metadata":{"name":"metrics.k8s.io"},"versions":[{"version":"v1beta1","freshness":"Stale","resources":[)"
+                  R"({"resource":"pods","responseKind":{"kind":"PodMetrics"},"scope":"Namespaced","verbs":["get","list"]}]}]}]})",
+                  {{"Content-Type", kAggCT}});
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  auto served = c.Served();
+  REQUIRE(served);
+  REQUIRE(served->resources.size() == 3);
+  CHECK(served->resources[0] == ResourceInfo{"", "v1", "configmaps", "ConfigMap", true});
+  CHECK((served->resources[0].listable && served->resources[0].deletable));
+  CHECK(served->resources[1] == ResourceInfo{"autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true});
+  CHECK((served->resources[2].listable && !served->resources[2].deletable));
+  CHECK(served->stale == std::vector<std::string>{"metrics.k8s.io/v1beta1"});
+}
+
 }  // namespace
 }  // namespace tazuna::kube

@@ -170,7 +170,11 @@ TEST_CASE("render: an object without apiVersion or metadata.name names the manif
       {"Namespace name not a label", "apiVersion: v1\nkind: Namespace\nmetadata: {name: team.a}\n",
        at + "1 (kind Namespace): invalid namespace \"team.a\": use lowercase letters, digits and '-', starting and ending with a letter or digit (at most 63 characters)"},
       {"name with a slash", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a/b}\n",
-       at + "1 (kind ConfigMap): invalid metadata.name \"a/b\": may not contain '/' or '%'"},
+       at + "1 (kind ConfigMap): invalid metadata.name \"a/b\": may not contain '/'"},
+      {"name with a query", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: 'a?b'}\n",
+       at + "1 (kind ConfigMap): invalid metadata.name \"a?b\": may not contain '?'"},
+      {"name with a tab", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"a\\tb\"}\n",
+       at + "1 (kind ConfigMap): invalid metadata.name \"a\\tb\": may not contain whitespace or control characters"},
       {"name ..", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ..}\n",
        at + "1 (kind ConfigMap): invalid metadata.name \"..\": may not be '.' or '..'"},
   };

@@ -21,20 +21,67 @@ TEST_CASE("ownership: git remotes normalise to host/path without credentials, po
   }
 }
 
-TEST_CASE("ownership: another origin is refused unless taken over; no origin is adopted") {
+TEST_CASE("ownership: another origin is refused, with state takeover as the way; no origin is claimed") {
   ManifestState stored;
   stored.manifest = "shared";
   const Origin ours{"github.com/a/one", "tazuna.yaml"};
-  CHECK(CheckOrigin(stored, ours, false));
+  CHECK(CheckOrigin(stored, ours));
+  CHECK_FALSE(ClaimedByThisRun(stored));  // no state at all: nothing to claim, nothing to prune
+  stored.objects = {{"tazuna-state-shared", "7"}};
+  CHECK(ClaimedByThisRun(stored));  // the Go tool's state: claimed by the first sync that writes it
   stored.metadata.origin = ours;
-  CHECK(CheckOrigin(stored, ours, false));
+  CHECK(CheckOrigin(stored, ours));
+  CHECK_FALSE(ClaimedByThisRun(stored));
   stored.metadata.origin = {"github.com/org/platform", "clusters/prod/tazuna.yaml"};
-  const auto st = CheckOrigin(stored, ours, false);
+  const auto st = CheckOrigin(stored, ours);
+  REQUIRE_FALSE(st);
+  CHECK(st.error().message == "manifest \"shared\" is managed from github.com/org/platform (clusters/prod/tazuna.yaml)");
+  CHECK(st.error().hint == "To manage it from github.com/a/one (tazuna.yaml) instead, take it over first: "
+                           "kubectl tazuna state takeover -m shared");
+}
+
+TEST_CASE("ownership: an object marked by another repository is foreign unless the state was taken from it") {
+  const Origin ours{"github.com/a/one", "tazuna.yaml"};
+  const Origin theirs{"github.com/b/two", "clusters/x/tazuna.yaml"};
+  Metadata state;
+  LiveOwner live;
+  CHECK(ForeignOrigin(live, ours, state) == "");  // unmarked: judged by its manifest annotation
+  live.origin = ours.Mark();
+  CHECK(ForeignOrigin(live, ours, state) == "");
+  live.origin = theirs.Mark();
+  CHECK(ForeignOrigin(live, ours, state) == "github.com/b/two:clusters/x/tazuna.yaml");
+  CHECK(Origin::FromMark(ForeignOrigin(live, ours, state)) == theirs);
+  state.taken_from = {theirs};
+  CHECK(ForeignOrigin(live, ours, state) == "");
+}
+
+TEST_CASE("ownership: tazuna's own objects in namespace tazuna may not be rendered") {
+  struct Case {
+    ObjectIdentity id;
+    bool reserved;
+  };
+  const Case cases[] = {
+      {{"", "ConfigMap", "tazuna", "tazuna-state-web"}, true},
+      {{"", "ConfigMap", "tazuna", "tazuna-state-web.0a1b2c3d.1"}, true},
+      {{"", "ConfigMap", "tazuna", "tazuna-revision-01jda3q5k4"}, true},
+      {{"", "Secret", "tazuna", "tazuna-state-key"}, true},
+      {{"coordination.k8s.io", "Lease", "tazuna", "tazuna-sync"}, true},
+      {{"", "ConfigMap", "web", "tazuna-state-web"}, false},
+      {{"", "ConfigMap", "tazuna", "settings"}, false},
+      {{"", "Secret", "tazuna", "tazuna-state-keys"}, false},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.id.Describe());
+    CHECK(IsReserved(c.id) == c.reserved);
+  }
+  DesiredObject d;
+  d.identity = {"", "ConfigMap", "tazuna", "tazuna-state-other"};
+  d.source = "web/cm.yaml";
+  const auto st = CheckNotReserved({{"web", false, {d}}});
   REQUIRE_FALSE(st);
   CHECK(st.error().message ==
-        "manifest \"shared\" is managed from github.com/org/platform (clusters/prod/tazuna.yaml); pass "
-        "--take-ownership to take it over");
-  CHECK(CheckOrigin(stored, ours, true));
+        "manifest \"web\" (web/cm.yaml) renders ConfigMap tazuna/tazuna-state-other, which is tazuna's own (sync state, "
+        "history or lock)");
 }
 
 TEST_CASE("ownership: an object rendered twice is an error naming both sources") {

@@ -34,7 +34,8 @@ std::vector<SyncInput> Inputs() {
 }
 
 TEST_CASE("plan: holds selection, rows, hashes and resourceVersions, never a body, and reads back") {
-  const Plan plan = MakePlan({"prod", {"net"}, {"apps"}}, Inputs(), "2026-11-23T18:00:00Z");
+  Plan plan = MakePlan({"prod", {"net"}, {"apps"}}, Inputs(), "2026-11-23T18:00:00Z");
+  plan.target = {"https://127.0.0.1:6443", "uid-1", "team-a", true, false, true};
   CHECK(plan.manifests == std::vector<std::string>{"apps"});
   CHECK(plan.changes == std::vector<PlanRow>{{"apps", "modified", "apps/apps/v1/Deployment/x/web", "", "h-web-1", "h-web-2"}});
   CHECK(plan.objects == std::vector<PlanObject>{{"apps", "apps/apps/v1/Deployment/x/web", "h-web-2"},
@@ -63,7 +64,41 @@ TEST_CASE("plan: DecodePlan rejects what is not a plan") {
     REQUIRE_FALSE(got);
     CHECK(got.error().message == c.want);
   }
-  CHECK_FALSE(DecodePlan(R"({"apiVersion":"tazuna.pepabo.com/v1","kind":"Plan"})"));
+  auto old = DecodePlan(R"({"apiVersion":"tazuna.pepabo.com/v1","kind":"Plan","createdAt":"t"})");
+  REQUIRE_FALSE(old);
+  CHECK(old.error().message ==
+        "invalid plan: it names no target (server, namespace, flags); make it again with state diff --out");
+}
+
+TEST_CASE("plan: a plan applies only on its server, cluster, context namespace and flags") {
+  Plan plan;
+  plan.target = {"https://127.0.0.1:6443", "uid-1", "team-a", true, false, false};
+  struct Case {
+    std::string name;
+    std::function<void(PlanTarget&)> change;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"the same", [](auto&) {}, ""},
+      {"cluster uid unreadable now", [](auto& t) { t.cluster_uid = ""; }, ""},
+      {"another server", [](auto& t) { t.server = "https://localhost:6443"; },
+       "plan was made for server https://127.0.0.1:6443, this sync is for https://localhost:6443"},
+      {"another cluster at the same URL", [](auto& t) { t.cluster_uid = "uid-2"; },
+       "plan was made for the cluster whose kube-system namespace has uid uid-1, this sync is for uid-2"},
+      {"another context namespace", [](auto& t) { t.context_namespace = "team-b"; },
+       "plan was made for context namespace \"team-a\", this sync is for \"team-b\""},
+      {"without --prune", [](auto& t) { t.prune = false; }, "plan was made for a sync with --prune, this sync is for no flags"},
+      {"more flags", [](auto& t) { t.allow_empty = t.take_ownership = true; },
+       "plan was made for a sync with --prune, this sync is for --prune --allow-empty --take-ownership"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    PlanTarget now = plan.target;
+    c.change(now);
+    auto st = CheckPlanTarget(plan, now);
+    CHECK((st ? std::string() : st.error().message) == c.want);
+    if (!st) CHECK(st.error().kind == util::ErrorKind::kConflict);
+  }
 }
 
 TEST_CASE("plan: CheckPlan passes only when nothing moved, and names what did") {

@@ -51,6 +51,30 @@ TEST_CASE("state key: parse accepts 5 or 6 parts") {
   }
 }
 
+TEST_CASE("state key: a key naming no object a request can reach has a name problem") {
+  struct Case {
+    std::string key;
+    std::optional<std::string> problem;
+  };
+  const Case cases[] = {
+      {"m//v1/ConfigMap/ns/cfg", std::nullopt},
+      {"m/rbac.authorization.k8s.io/v1/ClusterRole/system:aggregate-to-view", std::nullopt},
+      {"m//v1/ConfigMap/ns/a/../../victim", "name \"a/../../victim\": may not contain '/'"},
+      {"m//v1/ConfigMap/ns/..", "name \"..\": may not be '.' or '..'"},
+      {"m//v1/ConfigMap/ns/x?dryRun=All", "name \"x?dryRun=All\": may not contain '?'"},
+      {"m//v1/ConfigMap/Bad_NS/cfg",
+       "invalid namespace \"Bad_NS\": use lowercase letters, digits and '-', starting and ending with a letter or digit "
+       "(at most 63 characters)"},
+      {"m//v1/Namespace/", "name \"\": may not be empty"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.key);
+    auto parsed = ParseStateKey(c.key);
+    REQUIRE(parsed);
+    CHECK(KeyNameProblem(*parsed) == c.problem);
+  }
+}
+
 TEST_CASE("state key: parse rejects other shapes") {
   auto bad = ParseStateKey("m/v1/ConfigMap/x");
   REQUIRE_FALSE(bad);

@@ -1,0 +1,80 @@
+// kubectl tazuna state takeover [-f FILE] -m NAME...
+#include "cli/state_takeover.hpp"
+
+#include "cli/pipeline.hpp"
+#include "state/lease.hpp"
+#include "state/store.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::cli {
+
+namespace {
+
+// Takes one manifest's state over: returns the line to print.
+util::Result<std::string> TakeOver(state::StateStore& store, const std::string& manifest, const state::Origin& ours) {
+  auto st = store.Read(manifest);
+  if (!st) return st.error();
+  const std::string name = util::Quote(manifest);
+  if (!st->exists()) return util::StrCat("manifest ", name, " has no state yet: its first sync makes it this repository's");
+  const state::Origin theirs = st->metadata.origin;
+  if (theirs == ours) return util::StrCat("manifest ", name, " is already managed from ", ours.Describe());
+  if (!theirs.empty()) st->metadata.taken_from.push_back(theirs);
+  st->metadata.origin = ours;
+  if (auto w = store.Write(*st); !w) return w.error().WithContext("take over manifest " + name);
+  if (theirs.empty()) return util::StrCat("manifest ", name, " claimed (its state had no origin)");
+  return util::StrCat("manifest ", name, " taken over from ", theirs.Describe());
+}
+
+}  // namespace
+
+util::Status StateTakeoverOptions::Complete(Context&, const FlagSet&) { return util::Ok(); }
+
+util::Status StateTakeoverOptions::Validate() const {
+  if (file.manifests.empty()) {
+    return util::MakeError(util::ErrorKind::kUsage, "name the manifests to take over with -m/--manifest");
+  }
+  return util::Ok();
+}
+
+util::Result<int> StateTakeoverOptions::Run(Context& ctx) {
+  auto selection = LoadSelection(ctx, file);  // only manifests this tazuna.yaml has can be managed from it
+  if (!selection) return selection.error();
+  auto session = OpenSession(ctx, connection);
+  if (!session) return session.error();
+  kube::Client& client = *(*session)->client;
+  const state::Origin ours = FindOrigin(ctx, selection->file.path, &(*session)->log);
+  auto lock = state::SyncLock::Acquire(client, ctx.clock, (*session)->log, state::DefaultLockOptions());
+  if (!lock) return lock.error();  // never while a sync of either repository runs
+  state::StateStore store = NewStateStore(client);
+  for (const auto* m : selection->manifests) {
+    if (auto st = (*lock)->Check(); !st) return st.error();
+    auto line = TakeOver(store, m->name, ours);
+    if (!line) return line.error();
+    ctx.out << *line << '\n';
+  }
+  return kExitOk;
+}
+
+Command NewStateTakeoverCommand() {
+  auto o = std::make_shared<StateTakeoverOptions>();
+  Command c;
+  c.path = "state takeover";
+  c.short_help = "Manage a manifest's state from this repository from now on";
+  c.long_help =
+      "A state belongs to the repository (git remote and tazuna.yaml path) that first wrote it: syncs, diffs\n"
+      "and forgets from any other repository are refused, and objects that repository applied are never\n"
+      "changed or pruned from another one. Take a state over when a manifest moves to this repository:\n"
+      "its origin becomes this repository, and the objects the former one applied become this state's.\n"
+      "Nothing in the cluster but the state's _metadata is changed, and nothing is pruned; run state diff to\n"
+      "see what the next sync will do.\n";
+  c.examples = "  # The monitoring manifest moved here from another repository\n"
+               "  kubectl tazuna state takeover -m monitoring\n  kubectl tazuna state diff -m monitoring\n";
+  c.add_flags = [o](FlagSet& f) {
+    AddFileFlags(f, o->file, FileFlags::kFileAndManifest);
+    AddConnectionFlags(f, o->connection);
+  };
+  c.run = RunOptions(o);
+  return c;
+}
+
+}  // namespace tazuna::cli
