@@ -375,6 +375,9 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     if (auto st = cp.FlushAll(); !st) return st.error();
   }
   report.state_writes = cp.writes();
+  report.throttled = client_.throttled();
+  report.concurrency = o.concurrency;
+  report.concurrency_low = limit_->lowest();
   return report;
 }
 

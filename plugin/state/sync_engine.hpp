@@ -70,6 +70,9 @@ struct SyncReport {
   int failed = 0;
   int refused = 0;  ///< removed objects a prune refused to delete for a reason that fails the run
   int state_writes = 0;
+  uint64_t throttled = 0;   ///< 429 answers the client met (retried after Retry-After)
+  int concurrency = 0;      ///< requests in flight at most (SyncOptions::concurrency)
+  int concurrency_low = 0;  ///< the lowest the adaptive limit went
 };
 
 /// Who owns a live object, read from its marks and managed fields.

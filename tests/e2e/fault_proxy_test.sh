@@ -15,7 +15,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/toxiproxy.sh"
 
 want_faults=${E2E_FAULTS:-200}
-if grep -q '^TAZUNA_SANITIZE:BOOL=ON' "$TAZUNA_BUILD_DIR/CMakeCache.txt" 2>/dev/null; then want_faults=${E2E_FAULTS:-60}; fi
+if sanitizer_build; then want_faults=${E2E_FAULTS:-60}; fi
 max_trials=${E2E_FAULT_TRIALS_MAX:-40}
 per_sync=${E2E_FAULTS_PER_SYNC:-40}
 toxi_start || { fail "toxiproxy could not be started"; finish; exit 1; }
