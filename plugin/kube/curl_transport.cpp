@@ -108,6 +108,7 @@ class CurlTransport : public Transport {
 
  private:
   void Configure(Pending* p);
+  void ConfigureDelivery(Pending* p);
   void ConfigureTls(Pending* p);
   void Loop();
   util::Error MapError(CURLcode code, const Pending& p) const;
@@ -145,19 +146,7 @@ void CurlTransport::Configure(Pending* p) {
   curl_easy_setopt(e, CURLOPT_HEADERDATA, p);
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
   curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, kConnectTimeoutMs);
-  curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-  curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, kStallSeconds);
-  const std::string content_type = ContentType(r);
-  if (!Idempotent(r.method, content_type)) {
-    // libcurl sends a request again by itself when a reused connection turns out dead before any answer
-    // came; for a create or a conditional replace that may already have been applied, that is a blind
-    // resend. A fresh connection is never retried that way; the Client settles such writes by reading back.
-    curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
-    curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
-  }
-  if (r.timeout.count() > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout.count()));
+  ConfigureDelivery(p);
   if (!config_.disable_compression) curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
   if (!config_.proxy_url.empty()) curl_easy_setopt(e, CURLOPT_PROXY, config_.proxy_url.c_str());
   if (r.method == "GET") {
@@ -177,6 +166,24 @@ void CurlTransport::Configure(Pending* p) {
   p->headers = curl_slist_append(p->headers, "Expect:");
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, p->headers);
   ConfigureTls(p);
+}
+
+// Time limits, and which connection a request may go over.
+void CurlTransport::ConfigureDelivery(Pending* p) {
+  CURL* e = p->easy;
+  const HttpRequest& r = p->request;
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, kConnectTimeoutMs);
+  curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, kStallSeconds);
+  if (r.timeout.count() > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout.count()));
+  if (!Idempotent(r.method, ContentType(r))) {
+    // libcurl sends a request again by itself when a reused connection turns out dead before any answer
+    // came; for a create or a conditional replace that may already have been applied, that is a blind
+    // resend. A fresh connection is never retried that way; the Client settles such writes by reading back.
+    curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+    curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+  }
 }
 
 void CurlTransport::ConfigureTls(Pending* p) {
