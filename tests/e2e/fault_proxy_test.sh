@@ -69,9 +69,12 @@ json.dump(expected, open(os.path.join(repo, "expected.json"), "w"))
 PY
 }
 
-# error_line FILE: the first line of a sync's stderr that says what failed (not a warning, a waiting notice or
-# the summary).
-error_line() { grep -v -E '^(Warning: |waiting for |sync: )' "$1" | grep -m1 .; }
+# error_line FILE: the line of a sync's stderr that says what failed: the first error of an object, or the
+# error the run stopped with (the last line but the summary, as -v 2 logs come before it).
+error_line() {
+  grep -m1 -E '^(error: |Error from server|Unable to connect|The connection to the server)' "$1" ||
+    grep -v -E '^(Warning: |waiting for |sync: )' "$1" | tail -n 1
+}
 
 # shards_ok WHAT: every shard the bases name exists (the state can be read); prints nothing on success.
 shards_ok() {
