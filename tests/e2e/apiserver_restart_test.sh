@@ -7,6 +7,7 @@
 # Then a small throttled case: the apiserver restarted with one mutating request in flight.
 # Needs the cluster of scripts/cluster (KUBECONFIG in its directory). Takes ~1 minute.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/converge.sh"
 
 cluster_dir=$(dirname "$KUBECONFIG")
 if [ ! -f "$cluster_dir/apiserver.args" ] || ! grep -q '^kube-apiserver ' "$cluster_dir/pids" 2>/dev/null; then
@@ -45,35 +46,6 @@ json.dump({k: f"r{v}" for k, v in expected.items()}, open(os.path.join(repo, "ex
 PY
 }
 
-converged() {  # converged ROUND
-  local live keys missing="" m s
-  live=$(kubectl get cm -n "$ns" -o json | python3 -c '
-import json, sys
-expected = json.load(open(sys.argv[1]))
-live = {i["metadata"]["name"]: (i.get("data") or {}).get("v") for i in json.load(sys.stdin)["items"]
-        if i["metadata"]["name"] != "kube-root-ca.crt"}
-bad = sorted(set(expected) ^ set(live)) + sorted(n for n in expected if n in live and live[n] != expected[n])
-print("ok" if not bad else f"{len(bad)} differ, e.g. {bad[:3]}")' "$repo/expected.json")
-  expect_eq "$live" "ok" "round $1: live objects equal the rendered ones"
-  keys=$(kubectl tazuna state list -o json | python3 -c '
-import json, sys
-expected = json.load(open(sys.argv[1])); ns, big, small = sys.argv[2:5]
-owner = lambda n: big if n[0] == "b" else small
-want = {f"{owner(n)}//v1/ConfigMap/{ns}/{n}" for n in expected} | {f"{small}//v1/Namespace/{ns}"}
-got = {i["key"] for i in json.load(sys.stdin)["items"]}
-print("ok" if got == want else f"{len(want ^ got)} keys differ")' "$repo/expected.json" "$ns" "$big" "$small" 2>&1)
-  expect_eq "$keys" "ok" "round $1: state list holds exactly the rendered keys"
-  for m in "$big" "$small"; do
-    for s in $(kubectl get cm -n tazuna "tazuna-state-$m" -o jsonpath='{.data._metadata}' |
-               python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin).get("shards", [])))'); do
-      kubectl get cm -n tazuna "$s" >/dev/null 2>&1 || missing="$missing $s"
-    done
-  done
-  expect_eq "$missing" "" "round $1: every shard a base names exists"
-  run kubectl tazuna state diff
-  expect_eq "$RC:$OUT" "0:No changes detected." "round $1: state diff finds nothing"
-}
-
 gen 0
 expect_rc 0 "setup: first sync" kubectl tazuna state sync --prune
 
@@ -108,7 +80,7 @@ for i in "${!rounds[@]}"; do
   [ "$rc" = 0 ] || grep -v -E '^(Warning: |waiting for |sync: )' "$E2E_TMP/sync.err" | sed 's/^/  error: /'
   run kubectl tazuna state sync --prune
   expect_eq "$RC" "0" "round $r: the next sync succeeds"
-  converged "$r"
+  converged "round $r"
 done
 
 # Throttling, a small case (scripts/bench measures 5,000 objects): the apiserver restarted with one mutating
@@ -130,7 +102,7 @@ expect_eq "$RC" "0" "throttled: the sync completes"
 expect_contains "$summary" " throttled (429), requests in flight adapted from " "throttled: it met 429s and adapted"
 cluster restart-apiserver >/dev/null
 trap 'rm -rf "$E2E_TMP"' EXIT
-converged 4
+converged "throttled"
 
 kubectl delete clusterrolebinding "e2e-throttled-$ns" >/dev/null 2>&1
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1

@@ -13,6 +13,7 @@
 # Takes ~2.5 minutes with the release build (a soak: E2E_FAULTS=2000).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/toxiproxy.sh"
+source "$(dirname "$0")/converge.sh"
 
 want_faults=${E2E_FAULTS:-200}
 if sanitizer_build; then want_faults=${E2E_FAULTS:-60}; fi
@@ -76,49 +77,6 @@ error_line() {
     grep -v -E '^(Warning: |waiting for |sync: )' "$1" | tail -n 1
 }
 
-# shards_ok WHAT: every shard the bases name exists (the state can be read); prints nothing on success.
-shards_ok() {
-  local m named missing=""
-  for m in "$big" "$small"; do
-    named=$(kubectl get cm -n tazuna "tazuna-state-$m" -o jsonpath='{.data._metadata}' 2>/dev/null |
-      python3 -c 'import json,sys
-t=sys.stdin.read()
-print(" ".join(json.loads(t).get("shards", [])) if t else "")')
-    for s in $named; do kubectl get cm -n tazuna "$s" >/dev/null 2>&1 || missing="$missing $s"; done
-  done
-  expect_eq "$missing" "" "$1: every shard a base names exists"
-}
-
-# converged TRIAL: after a sync without faults, cluster and state are exactly the render.
-converged() {
-  local live keys
-  live=$(kubectl get cm -n "$ns" -o json | python3 -c '
-import json, sys
-expected = json.load(open(sys.argv[1]))
-live = {i["metadata"]["name"]: (i.get("data") or {}).get("v") for i in json.load(sys.stdin)["items"]
-        if i["metadata"]["name"] != "kube-root-ca.crt"}
-missing = sorted(set(expected) - set(live)); extra = sorted(set(live) - set(expected))
-stale = sorted(n for n in expected if n in live and live[n] != expected[n])
-print("ok" if not (missing or extra or stale) else f"missing {missing[:3]} ({len(missing)}) extra {extra[:3]} ({len(extra)}) stale {stale[:3]} ({len(stale)})")
-' "$repo/expected.json")
-  expect_eq "$live" "ok" "trial $1: live objects equal the rendered ones"
-  keys=$(kubectl tazuna state list -o json 2>&1 | python3 -c '
-import json, sys
-expected = json.load(open(sys.argv[1])); ns = sys.argv[2]; big, small = sys.argv[3], sys.argv[4]
-owner = lambda n: big if n[0] == "b" else small
-want = {f"{owner(n)}//v1/ConfigMap/{ns}/{n}" for n in expected} | {f"{small}//v1/Namespace/{ns}"}
-try:
-    got = {i["key"] for i in json.load(sys.stdin)["items"]}
-except Exception as e:
-    print(f"state list failed: {e}"); sys.exit()
-print("ok" if got == want else f"missing {sorted(want - got)[:2]} ({len(want - got)}) extra {sorted(got - want)[:2]} ({len(got - want)})")
-' "$repo/expected.json" "$ns" "$big" "$small")
-  expect_eq "$keys" "ok" "trial $1: state list holds exactly the rendered keys"
-  shards_ok "trial $1"
-  run kubectl tazuna state diff
-  expect_eq "$RC:$OUT" "0:No changes detected." "trial $1: state diff finds nothing"
-}
-
 gen 0
 expect_rc 0 "setup: sync without faults" kubectl tazuna state sync --prune
 spilled=$(kubectl get cm -n tazuna "tazuna-state-$big" -o jsonpath='{.data._metadata}' | python3 -c 'import json,sys; print(len(json.load(sys.stdin).get("shards", [])))')
@@ -127,7 +85,7 @@ import json,sys
 print(sum(len(k)+len(v) for i in json.load(sys.stdin)['items'] if i['metadata']['name'].startswith('tazuna-state-$big') for k,v in (i.get('data') or {}).items()))")
 if [ "$spilled" -ge 1 ] && [ "$bytes" -gt 1048576 ]; then pass "the big state spills: $bytes bytes over the base and $spilled shard(s)"
 else fail "the big state does not spill over 1 MiB ($bytes bytes, $spilled shards)"; fi
-converged 0
+converged "setup"
 
 : > "$E2E_TMP/faults"
 : > "$E2E_TMP/outcomes"
@@ -164,7 +122,7 @@ while [ "$(wc -l < "$E2E_TMP/faults")" -lt "$want_faults" ] && [ "$trial" -lt "$
   expect_eq "$RC" "0" "trial $trial: the state reads after the faulty run"
   run kubectl tazuna state sync --prune
   if [ "$RC" != 0 ]; then fail "trial $trial: the sync without faults failed"; echo "${ERR:0:2000}"; fi
-  converged "$trial"
+  converged "trial $trial"
 done
 
 faults=$(wc -l < "$E2E_TMP/faults")
