@@ -16,14 +16,7 @@ if [ ! -f "$cluster_dir/apiserver.args" ] || ! grep -q '^kube-apiserver ' "$clus
 fi
 cluster() { TAZUNA_CLUSTER_DIR=$cluster_dir "$REPO_DIR/scripts/cluster" "$@"; }
 
-ns=$(new_namespace rs)
-big=rsbig$RANDOM
-small=rssmall$RANDOM
-repo=$E2E_TMP/repo
-mkdir -p "$repo/big" "$repo/small"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./small}\n    - {name: %s, type: manifests, path: ./big}\n' \
-  "$small" "$big" > "$repo/tazuna.yaml"
-cd "$repo"
+new_repo rs
 
 # gen ROUND: big: 2,300 ConfigMaps with 250-character names (1.1 MiB of state, spilled), a quarter of them
 # changed each round; small: a window of 200 that moves (creates and prunes). expected.json: every rendered

@@ -1,11 +1,26 @@
-# Checks that cluster and state are exactly a render, for fault tests. Source after lib.sh, then set:
-#   repo   the repository; $repo/expected.json maps every rendered ConfigMap's name to its data.v
-#   ns     the namespace the ConfigMaps (and the Namespace object) are in
-#   big    the manifest of the ConfigMaps named b*; small: the manifest of the others and of the Namespace
+# A repository of two manifests, and checks that cluster and state are exactly its render, for fault tests.
+# Source after lib.sh.
+#   new_repo PREFIX [dependsOn]  sets ns (a new namespace name), small and big (manifest names: small holds the
+#                      Namespace and ConfigMaps s*, big the ConfigMaps b*; with `dependsOn`, big depends on small)
+#                      and repo ($E2E_TMP/repo, with ./small and ./big); writes tazuna.yaml and cds into it.
+#                      The test writes $repo/expected.json: every rendered ConfigMap's name -> its data.v.
 #
 #   shards_ok WHAT     every shard a base names exists (the state can be read)
 #   converged WHAT     live objects equal the rendered ones (none missing, none left over, every value current),
 #                      `state list` holds exactly the rendered keys, shards_ok, and `state diff` finds nothing
+
+new_repo() {
+  local depends=""
+  ns=$(new_namespace "$1")
+  big=${1}big$RANDOM
+  small=${1}small$RANDOM
+  repo=$E2E_TMP/repo
+  [ "${2:-}" = dependsOn ] && depends=", dependsOn: [$small]"
+  mkdir -p "$repo/big" "$repo/small"
+  printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./small}\n    - {name: %s, type: manifests, path: ./big%s}\n' \
+    "$small" "$big" "$depends" > "$repo/tazuna.yaml"
+  cd "$repo" || return 1
+}
 
 shards_ok() {
   local m s missing=""

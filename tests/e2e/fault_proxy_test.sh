@@ -22,14 +22,7 @@ per_sync=${E2E_FAULTS_PER_SYNC:-40}
 toxi_start || { fail "toxiproxy could not be started"; finish; exit 1; }
 pass "toxiproxy proxies the apiserver (kubeconfig $PROXIED_KUBECONFIG)"
 
-ns=$(new_namespace fp)
-big=fpbig$RANDOM
-small=fpsmall$RANDOM
-repo=$E2E_TMP/repo
-mkdir -p "$repo/big" "$repo/small"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./small}\n    - {name: %s, type: manifests, path: ./big, dependsOn: [%s]}\n' \
-  "$small" "$big" "$small" > "$repo/tazuna.yaml"
-cd "$repo"
+new_repo fp dependsOn
 
 # gen TRIAL: the next render. big: 2,600 ConfigMaps with 250-character names (~1.2 MiB of state, spilled),
 # 150 of them changed per trial; small: a window of 120 ConfigMaps that moves (created at one end, pruned at
