@@ -31,7 +31,9 @@ struct ObjectRef {
 
 enum class DryRun { kNone, kAll };
 /// What a List returns: whole objects, or only their metadata (PartialObjectMetadata, much smaller).
-enum class ListDetail { kFull, kMetadata };
+/// kMetadataQuiet: metadata, and the server's Warning headers are not printed (a scan the user did not
+/// ask for, such as every kind in a Namespace, would otherwise print "v1 Endpoints is deprecated").
+enum class ListDetail { kFull, kMetadata, kMetadataQuiet };
 enum class Propagation { kDefault, kBackground, kForeground, kOrphan };
 
 /// DeleteOptions preconditions: the server refuses the delete (409 Conflict) unless the live object still
@@ -119,6 +121,7 @@ class Client {
     std::string method, path;
     std::vector<std::pair<std::string, std::string>> query;
     std::string body, content_type, accept = "application/json";
+    bool quiet = false;  ///< the server's Warning headers are not printed
   };
   util::Result<HttpResponse> Send(const Call& call);
   util::Result<HttpResponse> SendOnce(const Call& call, RequestCredentials* used);

@@ -120,7 +120,7 @@ util::Result<std::vector<Occupant>> ListOccupants(kube::Client& client, const st
                                                            " can be deleted but not listed"));
     }
     const std::string api_version = r.group.empty() ? r.version : StrCat(r.group, "/", r.version);
-    auto items = client.List(api_version, r.kind, ns, "", kube::ListDetail::kMetadata);
+    auto items = client.List(api_version, r.kind, ns, "", kube::ListDetail::kMetadataQuiet);
     if (!items) return items.error().WithContext(StrCat("list ", r.resource, r.group.empty() ? "" : "." + r.group));
     for (const auto& item : *items) out.push_back(ReadOccupant(r, item));
   }
