@@ -1,15 +1,18 @@
 #include "cli/pipeline.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 
 #include "cli/build_info.hpp"
+#include "cli/git_config.hpp"
 #include "manifest/manifest.hpp"
 #include "manifest/objects.hpp"
 #include "state/ownership.hpp"
 #include "util/api_version.hpp"
 #include "util/parallel.hpp"
+#include "util/sha256.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {
@@ -149,19 +152,48 @@ std::string BaseName(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// Where tazuna.yaml's repository is: asked of git, or, when git cannot answer (missing, or refusing a
+// checkout another user owns, as in many CI containers), read from the .git it would read.
+struct RepoWhere {
+  std::string root;     ///< "" outside any repository
+  std::string prefix;   ///< directory of tazuna.yaml in the repository ("clusters/prod/")
+  std::string remote;   ///< "" without a remote
+};
+
+RepoWhere LocateRepo(Context& ctx, const std::string& dir) {
+  if (std::string top = Git(ctx, dir, {"rev-parse", "--show-toplevel"}); !top.empty()) {
+    RepoWhere w{top, Git(ctx, dir, {"rev-parse", "--show-prefix"}), Git(ctx, dir, {"remote", "get-url", "origin"})};
+    if (w.remote.empty()) {  // no "origin": the only remote, if there is one
+      const auto remotes = util::Split(Git(ctx, dir, {"remote"}), '\n');
+      if (remotes.size() == 1 && !remotes[0].empty()) w.remote = Git(ctx, dir, {"remote", "get-url", remotes[0]});
+    }
+    return w;
+  }
+  const std::string abs = std::filesystem::path(util::JoinPath(ctx.env.GetOr("PWD", "/"), dir)).lexically_normal();
+  std::string trimmed = abs;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  auto checkout = FindGitCheckout(ctx.files, trimmed);
+  if (!checkout) return {};
+  std::string prefix = std::filesystem::path(trimmed).lexically_relative(checkout->root).generic_string();
+  prefix = prefix == "." ? "" : prefix + "/";
+  return {checkout->root, prefix, checkout->remote};
+}
+
+}  // namespace
+
 state::Origin FindOrigin(Context& ctx, const std::string& file, util::Logger* log) {
   const size_t slash = file.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : file.substr(0, slash);
-  const std::string top = Git(ctx, dir, {"rev-parse", "--show-toplevel"});
-  // --show-prefix: the directory of tazuna.yaml relative to the repository root ("clusters/prod/").
-  const std::string in_repo = (top.empty() ? "" : Git(ctx, dir, {"rev-parse", "--show-prefix"})) + BaseName(file);
-  const std::string remote = top.empty() ? "" : Git(ctx, dir, {"remote", "get-url", "origin"});
-  if (!remote.empty()) return {state::NormalizeRepository(remote), in_repo};
-  std::string name = BaseName(top.empty() ? dir : top);
+  const RepoWhere where = LocateRepo(ctx, dir);
+  const std::string in_repo = where.prefix + BaseName(file);
+  if (!where.remote.empty()) return {state::NormalizeRepository(where.remote), in_repo};
+  std::string name = BaseName(where.root.empty() ? dir : where.root);
   if (name == "." || name.empty()) name = BaseName(ctx.env.GetOr("PWD", "."));
   if (log == nullptr) return {name, in_repo};
-  log->Warning(util::StrCat("no git remote \"origin\" for ", file, ": the state's origin is the directory name ",
-                           util::Quote(name), ", which another checkout may share"));
+  log->Warning(util::StrCat("no git remote for ", file, ": the state's origin is the directory name ",
+                           util::Quote(name), ", which another repository's checkout may share"));
   return {name, in_repo};
 }
 
@@ -172,8 +204,9 @@ state::StateStore NewStateStore(kube::Client& client) {
 }
 
 state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags) {
-  state::PlanTarget t{client.config().server, "", client.config().namespace_name, flags.prune, flags.allow_empty,
-                      flags.take_ownership};
+  const kube::RestConfig& c = client.config();
+  state::PlanTarget t{c.server, "", c.ca_pem.empty() ? "" : "sha256:" + util::Sha256Hex(c.ca_pem), c.namespace_name,
+                      flags.prune, flags.allow_empty, flags.take_ownership};
   // Another cluster can answer at the same URL (a port-forward, a rebuilt cluster): its identity tells.
   if (auto ns = client.Get({"v1", "Namespace", "", "kube-system"}); ns && ns->is_object()) {
     const auto meta = ns->find("metadata");

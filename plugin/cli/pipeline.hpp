@@ -49,9 +49,11 @@ util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& selecti
 util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Context& ctx, const Selection& selection,
                                                                              util::Logger& log, kube::Client& client);
 
-/// Where `file` (a tazuna.yaml) is managed from: the normalised `origin` remote of its git repository
-/// and its path in it. Without a remote: the repository's root directory name (or, outside git, the
-/// file's directory name) plus the path, with a warning on `log` (when given) that this origin is weak.
+/// Where `file` (a tazuna.yaml) is managed from: the normalised `origin` remote (else the only remote) of
+/// its git repository and its path in it, asked of git or, when git cannot answer (missing, or refusing
+/// a checkout another user owns), read from the repository's .git/config. Without a remote: the
+/// repository's root directory name (or, outside git, the file's directory name) plus the path, with a
+/// warning on `log` (when given) that this origin is weak.
 state::Origin FindOrigin(Context& ctx, const std::string& file, util::Logger* log);
 
 /// A StateStore for `client` that writes `tazuna/v<version>` as its ApplySet tooling.

@@ -133,7 +133,7 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   // One GET per state ConfigMap; per object only for the rare pair of keys in two groups.
   auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
   if (!inputs) return inputs.error();
-  const state::Origin origin = FindOrigin(ctx, selection->file.path, nullptr);
+  const state::Origin origin = FindOrigin(ctx, selection->file.path, &(*session)->log);
   for (const auto& in : *inputs) {  // rows against another repository's state would mean nothing
     if (auto st = state::CheckOrigin(in.stored, origin); !st) return st.error();
   }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "cli/pipeline.hpp"
+#include "manifest/select.hpp"
 #include "state/lease.hpp"
 #include "state/ownership.hpp"
 #include "state/state_key.hpp"
@@ -122,10 +123,13 @@ util::Result<int> StateForgetOptions::Run(Context& ctx) {
   auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
+  if (selection) {  // the context guard of tazuna.yaml: never forget another cluster's state as orphaned
+    if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
+  }
   auto lock = Lock(ctx, client, (*session)->log);  // never edit state under a running sync
   if (!lock) return lock.error();
   state::StateStore store = NewStateStore(client);
-  const state::Origin origin = FindOrigin(ctx, file.file, nullptr);
+  const state::Origin origin = FindOrigin(ctx, file.file, &(*session)->log);
   const auto st = orphaned ? ForgetOrphaned(ctx, store, *selection, origin) : ForgetKeys(ctx, store, *this, origin);
   if (!st) return st.error();
   return kExitOk;

@@ -230,6 +230,11 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   if (!inputs) return inputs.error();
   for (const auto& in : *inputs) {  // a state managed from another repository is not ours to change
     if (auto st = state::CheckOrigin(in.stored, so.origin); !st) return st.error();
+    if (state::ClaimedByThisRun(in.stored) && so.dry_run == kube::DryRun::kNone) {
+      (*session)->log.Warning(util::StrCat("manifest ", util::Quote(in.desired.name), ": its state has no origin (the Go "
+                                           "tool's): this sync claims it for ", so.origin.Describe(), " and prunes "
+                                           "nothing of it; review its kept rows before the next sync --prune"));
+    }
   }
   if (auto st = CheckPlanUnderLock(plan, client, (*session)->log, *inputs); !st) return st.error();
   std::unique_ptr<SyncHistory> history;  // created before the first write, so a killed sync leaves its record
@@ -240,7 +245,8 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     history = std::move(*started);
   }
   // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply.
-  so.live_owners = state::ReadLiveOwners(client, *inputs, state::OwnerRows::kApplies, (*session)->log);
+  so.live_owners =
+      state::ReadLiveOwners(client, *inputs, state::OwnerRows::kApplies, (*session)->log, &so.unknown_owners);
   if (so.prune && HasRemoved(*inputs)) {
     // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
     auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client);

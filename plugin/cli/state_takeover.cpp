@@ -2,6 +2,7 @@
 #include "cli/state_takeover.hpp"
 
 #include "cli/pipeline.hpp"
+#include "manifest/select.hpp"
 #include "state/lease.hpp"
 #include "state/store.hpp"
 #include "util/strings.hpp"
@@ -42,6 +43,8 @@ util::Result<int> StateTakeoverOptions::Run(Context& ctx) {
   auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
+  // The context guard of tazuna.yaml holds here as for a sync: never take over another cluster's state.
+  if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
   const state::Origin ours = FindOrigin(ctx, selection->file.path, &(*session)->log);
   auto lock = state::SyncLock::Acquire(client, ctx.clock, (*session)->log, state::DefaultLockOptions());
   if (!lock) return lock.error();  // never while a sync of either repository runs

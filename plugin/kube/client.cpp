@@ -115,7 +115,8 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
   std::string cont;
   for (int restarts = 0;;) {
     Call call{"GET", path, {{"limit", kListLimit}}, "", ""};
-    if (detail == ListDetail::kMetadata) {
+    call.quiet = detail == ListDetail::kMetadataQuiet;
+    if (detail != ListDetail::kFull) {
       call.accept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
     }
     if (!label_selector.empty()) call.query.emplace_back("labelSelector", label_selector);

@@ -45,7 +45,9 @@ struct RequestOptions {
   std::optional<std::chrono::steady_clock::time_point> deadline{};
 };
 /// What a List returns: whole objects, or only their metadata (PartialObjectMetadata, much smaller).
-enum class ListDetail { kFull, kMetadata };
+/// kMetadataQuiet: metadata, and the server's Warning headers are not printed (a scan the user did not
+/// ask for, such as every kind in a Namespace, would otherwise print "v1 Endpoints is deprecated").
+enum class ListDetail { kFull, kMetadata, kMetadataQuiet };
 enum class Propagation { kDefault, kBackground, kForeground, kOrphan };
 
 /// DeleteOptions preconditions: the server refuses the delete (409 Conflict) unless the live object still
@@ -154,6 +156,7 @@ class Client {
     std::string method, path;
     std::vector<std::pair<std::string, std::string>> query;
     std::string body, content_type, accept = "application/json";
+    bool quiet = false;  ///< the server's Warning headers are not printed
     Fence fence = Fence::kCheck;
     std::optional<std::chrono::steady_clock::time_point> deadline{};
   };

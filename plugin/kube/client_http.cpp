@@ -96,7 +96,7 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   auto resp = transport_.Do(req);
   if (!resp) return resp;
   LogResponse(req, *resp, std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now() - start));
-  EmitWarnings(*resp);
+  if (!call.quiet) EmitWarnings(*resp);
   return resp;
 }
 

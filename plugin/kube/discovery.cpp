@@ -46,7 +46,7 @@ void ReadVerbs(const nlohmann::json& resource, ResourceInfo& info) {
   if (verbs == resource.end() || !verbs->is_array()) return;
   for (const auto& v : *verbs) {
     info.listable = info.listable || v == "list";
-    info.deletable = info.deletable || v == "delete";
+    info.deletable = info.deletable || v == "delete" || v == "deletecollection";
   }
 }
 
@@ -120,7 +120,7 @@ util::Result<std::vector<std::string>> Discovery::ApiVersions() {
 
 util::Result<ServedResources> Discovery::Served() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!refreshed_) {
+  if (!refreshed_ || clock_.Now() - last_refresh_ >= kMinRefreshInterval) {
     if (auto s = Refresh(); !s) return s.error();
   }
   loaded_ = true;

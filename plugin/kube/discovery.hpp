@@ -19,7 +19,7 @@ struct ResourceInfo {
   std::string group, version, resource, kind;
   bool namespaced = true;
   bool listable = false;   ///< discovery lists the verb "list"
-  bool deletable = false;  ///< discovery lists the verb "delete": a Namespace's deletion deletes these
+  bool deletable = false;  ///< "delete" or "deletecollection": a Namespace's deletion deletes these
   /// Equal when they name the same resource the same way (verbs are not part of that).
   bool operator==(const ResourceInfo& o) const {
     return group == o.group && version == o.version && resource == o.resource && kind == o.kind &&
@@ -70,8 +70,9 @@ class Discovery {
   /// "apps/v1/Deployment"), sorted, read from the server (not the disk cache) once per process:
   /// what helm's --api-versions takes.
   util::Result<std::vector<std::string>> ApiVersions();
-  /// Every served resource (see ServedResources), read from the server once per process, so a CRD
-  /// installed since the disk cache was written is never missed.
+  /// Every served resource (see ServedResources), read from the server (again when the last read is over
+  /// a second old), so a CRD installed since the disk cache was written, or since this process started,
+  /// is never missed.
   util::Result<ServedResources> Served();
 
  private:

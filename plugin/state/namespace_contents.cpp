@@ -43,6 +43,25 @@ Occupant ReadOccupant(const kube::ResourceInfo& r, const json& item) {
   return o;
 }
 
+// An aggregated API that does not answer may serve objects in the namespace that discovery cannot show
+// (the namespace controller stalls on it too).
+util::Status CheckApiServices(kube::Client& client) {
+  auto services = client.List("apiregistration.k8s.io/v1", "APIService", "");
+  if (!services) return services.error().WithContext("list apiservices");
+  for (const auto& svc : *services) {
+    const auto status = svc.is_object() ? svc.find("status") : svc.end();
+    const auto conditions = status != svc.end() && status->is_object() ? status->find("conditions") : status;
+    bool available = false;
+    if (status != svc.end() && conditions != status->end() && conditions->is_array()) {
+      for (const auto& c : *conditions) available = available || (StringOr(c, "type") == "Available" && StringOr(c, "status") == "True");
+    }
+    const auto meta = svc.is_object() ? svc.find("metadata") : svc.end();
+    const std::string name = meta != svc.end() ? StringOr(*meta, "name") : "";
+    if (!available) return util::MakeError(util::ErrorKind::kApi, StrCat("APIService ", name, " is not available"));
+  }
+  return util::Ok();
+}
+
 }  // namespace
 
 bool IsProtectedNamespace(const std::string& name) {
@@ -51,19 +70,24 @@ bool IsProtectedNamespace(const std::string& name) {
 }
 
 std::vector<std::string> Unaccounted(const std::vector<Occupant>& occupants, const std::set<std::string>& deleted_uids) {
-  std::set<std::string> accounted = deleted_uids;
+  // Owners whose dependents go with them: what this run deleted, and transitively what that owned. An
+  // object on its way out for another reason, or one Kubernetes made, does not vouch for what it owns
+  // (an orphaning delete leaves its dependents behind).
+  std::set<std::string> owners = deleted_uids;
   std::vector<bool> done(occupants.size(), false);
+  for (size_t i = 0; i < occupants.size(); ++i) done[i] = occupants[i].deleting || IsAutomatic(occupants[i]);
   for (bool grew = true; grew;) {  // until no more owners become accounted (ownership chains are short)
     grew = false;
     for (size_t i = 0; i < occupants.size(); ++i) {
       const Occupant& o = occupants[i];
+      if (owners.count(o.uid) > 0 && !done[i]) done[i] = grew = true;
       if (done[i]) continue;
       const bool owned = !o.owner_uids.empty() && std::all_of(o.owner_uids.begin(), o.owner_uids.end(), [&](const auto& u) {
-        return accounted.count(u) > 0;
+        return owners.count(u) > 0;
       });
-      if (accounted.count(o.uid) > 0 || o.deleting || IsAutomatic(o) || owned) {
+      if (owned) {
         done[i] = grew = true;
-        if (!o.uid.empty()) accounted.insert(o.uid);
+        if (!o.uid.empty()) owners.insert(o.uid);
       }
     }
   }
@@ -87,11 +111,16 @@ util::Result<std::vector<Occupant>> ListOccupants(kube::Client& client, const st
     return util::MakeError(util::ErrorKind::kApi, StrCat("discovery of ", served->stale.front(),
                                                          " is stale (its APIService does not answer)"));
   }
+  if (auto st = CheckApiServices(client); !st) return st.error();
   std::vector<Occupant> out;
   for (const auto& r : served->resources) {
-    if (!r.namespaced || !r.listable || !r.deletable || IsEvent(r)) continue;
+    if (!r.namespaced || !r.deletable || IsEvent(r)) continue;
+    if (!r.listable) {  // deleting the namespace would delete these, and nothing can see them first
+      return util::MakeError(util::ErrorKind::kApi, StrCat(r.resource, r.group.empty() ? "" : "." + r.group,
+                                                           " can be deleted but not listed"));
+    }
     const std::string api_version = r.group.empty() ? r.version : StrCat(r.group, "/", r.version);
-    auto items = client.List(api_version, r.kind, ns, "", kube::ListDetail::kMetadata);
+    auto items = client.List(api_version, r.kind, ns, "", kube::ListDetail::kMetadataQuiet);
     if (!items) return items.error().WithContext(StrCat("list ", r.resource, r.group.empty() ? "" : "." + r.group));
     for (const auto& item : *items) out.push_back(ReadOccupant(r, item));
   }

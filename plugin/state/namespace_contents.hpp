@@ -24,14 +24,16 @@ struct Occupant {
 /// them, as `kind.group/name` (kubectl's form), in the order given. Accounted for, so not listed: an
 /// object whose uid is in `deleted_uids`; one already being deleted; the objects Kubernetes puts in every
 /// namespace (ConfigMap kube-root-ca.crt, ServiceAccount default); an object whose every owner
-/// (ownerReferences) is accounted for, transitively (the ReplicaSets and Pods of a deleted Deployment);
-/// the Endpoints of an accounted Service (they carry no ownerReferences).
+/// (ownerReferences) is deleted by this run, transitively (the ReplicaSets and Pods of a deleted
+/// Deployment), but not one owned by something merely being deleted or made by Kubernetes; the Endpoints
+/// of an accounted Service (they carry no ownerReferences).
 std::vector<std::string> Unaccounted(const std::vector<Occupant>& occupants, const std::set<std::string>& deleted_uids);
 
 /// What lives in namespace `ns` that the deletion of `ns` would also delete: every object of every
-/// namespaced kind that discovery (read from the server, not a cache) lists with the verbs list and
-/// delete, Events left out, read with one metadata-only LIST per kind. Fails closed: an error when any
-/// LIST fails or discovery says a group is Stale (what it serves is unknown), naming what could not be read.
+/// namespaced kind that discovery (read from the server, not a cache) lists with the verb delete or
+/// deletecollection, Events left out, read with one metadata-only LIST per kind. Fails closed: an error
+/// when any LIST fails, when such a kind cannot be listed, when discovery says a group is Stale, or when
+/// an APIService is not Available (what they serve is unknown), naming what could not be read.
 util::Result<std::vector<Occupant>> ListOccupants(kube::Client& client, const std::string& ns);
 
 }  // namespace tazuna::state

@@ -103,8 +103,31 @@ std::string DescribeOwner(const LiveOwner& owner) {
   return util::Join(owner.managers, ",");
 }
 
+namespace {
+
+bool NotServed(const util::Error& e) { return e.kind == util::ErrorKind::kNotFound || kube::IsReason(e, "NotFound"); }
+
+// One metadata-only LIST of `kind` in `ns`: through `api_version`, or, when that version is not served,
+// through the version the server serves for the group. nullopt when no version of the kind is served (a
+// CRD this run applies): then none of its objects exists.
+util::Result<std::optional<std::vector<json>>> ListOwners(kube::Client& client, const std::string& api_version,
+                                                          const std::string& kind, const std::string& ns) {
+  auto items = client.List(api_version, kind, ns, "", kube::ListDetail::kMetadata);
+  if (items) return std::optional<std::vector<json>>(std::move(*items));
+  if (!NotServed(items.error())) return items.error();
+  const auto slash = api_version.find('/');
+  auto served = client.ResolveGroupKind(slash == std::string::npos ? "" : api_version.substr(0, slash), kind);
+  if (!served) return NotServed(served.error()) ? util::Result<std::optional<std::vector<json>>>(std::nullopt) : served.error();
+  const std::string other = served->group.empty() ? served->version : StrCat(served->group, "/", served->version);
+  items = client.List(other, kind, ns, "", kube::ListDetail::kMetadata);
+  if (!items) return items.error();
+  return std::optional<std::vector<json>>(std::move(*items));
+}
+
+}  // namespace
+
 LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, OwnerRows rows,
-                          util::Logger& log) {
+                          util::Logger& log, std::set<ObjectIdentity>* unknown) {
   // apiVersion, kind, namespace -> the identities wanted from that list
   std::map<std::tuple<std::string, std::string, std::string>, std::set<ObjectIdentity>> lists;
   for (const auto& in : inputs) {
@@ -118,19 +141,21 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
   bool warned = false;
   for (const auto& [list, wanted] : lists) {
     const auto& [api_version, kind, ns] = list;
-    auto items = client.List(api_version, kind, ns, "", kube::ListDetail::kMetadata);
-    if (!items) {
-      // Not served yet (a CRD of this run): nothing of it exists. Anything else: unknown, say so once.
-      if (items.error().kind != util::ErrorKind::kNotFound && !kube::IsReason(items.error(), "NotFound") && !warned) {
-        log.Warning(StrCat("cannot list ", kind, " to check who owns existing objects: ", items.error().message));
-        warned = true;
-      }
+    auto listed = ListOwners(client, api_version, kind, ns);
+    if (!listed) {
+      // Unknown (RBAC without list, a failing server): never taken as "nobody owns them".
+      if (unknown != nullptr) unknown->insert(wanted.begin(), wanted.end());
+      if (!warned) log.Warning(StrCat("cannot list ", kind, " to check who owns existing objects: ", listed.error().message));
+      warned = true;
       continue;
     }
+    if (!*listed) continue;
+    const std::vector<json>& items = **listed;
     const ObjectIdentity& any = *wanted.begin();
-    for (const auto& item : *items) {
-      const json meta = item.value("metadata", json::object());
-      ObjectIdentity id{any.group, any.kind, any.namespace_name, meta.value("name", "")};
+    for (const auto& item : items) {
+      const auto meta = item.find("metadata");
+      if (meta == item.end() || !meta->is_object()) continue;
+      ObjectIdentity id{any.group, any.kind, any.namespace_name, StringOr(*meta, "name")};
       if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item));
     }
   }
@@ -154,7 +179,7 @@ util::Status ReleaseTaken(StateStore& store, IdentityResolver& ids, const SyncRe
     const auto& [manifest, origin] = from;
     auto state = store.Read(manifest);
     if (!state) return state.error();
-    if (!origin.empty() && state->metadata.origin.Mark() != origin) continue;  // that state did not mark it
+    if (state->metadata.origin.Mark() != origin) continue;  // not the state that marked it: not ours to change
     size_t before = state->entries.size();
     for (auto it = state->entries.begin(); it != state->entries.end();) {
       auto key = ParseStateKey(it->first);

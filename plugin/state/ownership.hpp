@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,11 +31,13 @@ bool IsReserved(const ObjectIdentity& id);
 enum class OwnerRows { kAdded, kApplies };
 
 /// Reads who owns the live objects of the `rows` of `inputs`: one metadata-only LIST per kind and
-/// namespace, never a GET per object. Objects that do not exist are absent from the result. A kind
-/// that is not served yet (its CRD comes in this run) has no live objects; a LIST that fails otherwise
-/// (RBAC) is logged once and its objects are treated as unknown (absent).
+/// namespace (through the version the server serves, when the rendered one is not), never a GET per
+/// object. Objects that do not exist are absent from the result. A kind no version of which is served
+/// yet (its CRD comes in this run) has no live objects. A LIST that fails otherwise (RBAC without list,
+/// a failing server) is logged once, and its objects go to `unknown` (when given): their owner must be
+/// read before they are written (SyncEngine reads each one with a GET).
 LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, OwnerRows rows,
-                          util::Logger& log);
+                          util::Logger& log, std::set<ObjectIdentity>* unknown = nullptr);
 
 /// For tables: the owning manifest, or the field managers of an unmarked object ("kubectl-create").
 std::string DescribeOwner(const LiveOwner& owner);

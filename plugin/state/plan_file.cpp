@@ -31,6 +31,7 @@ json ToJson(const Plan& p) {
   const PlanTarget& t = p.target;
   const json target = {{"server", t.server},
                        {"clusterUID", t.cluster_uid},
+                       {"caDigest", t.ca_digest},
                        {"contextNamespace", t.context_namespace},
                        {"flags", {{"prune", t.prune}, {"allowEmpty", t.allow_empty}, {"takeOwnership", t.take_ownership}}}};
   return {{"apiVersion", kPlanApiVersion},
@@ -61,8 +62,9 @@ util::Result<Plan> FromJson(const json& j) {
     p.created_at = j.at("createdAt").get<std::string>();
     const json& t = j.at("target");
     const json& flags = t.at("flags");
-    p.target = {Str(t, "server"), Str(t, "clusterUID"), Str(t, "contextNamespace"), flags.at("prune").get<bool>(),
-                flags.at("allowEmpty").get<bool>(), flags.at("takeOwnership").get<bool>()};
+    p.target = {Str(t, "server"),          Str(t, "clusterUID"),          Str(t, "caDigest"),
+                Str(t, "contextNamespace"), flags.at("prune").get<bool>(), flags.at("allowEmpty").get<bool>(),
+                flags.at("takeOwnership").get<bool>()};
     const json& sel = j.at("selection");
     p.selection = {sel.at("environment").get<std::string>(), sel.at("tags").get<std::vector<std::string>>(),
                    sel.at("manifests").get<std::vector<std::string>>()};
@@ -184,8 +186,13 @@ util::Error OtherTarget(const std::string& what, const std::string& planned, con
 util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now) {
   const PlanTarget& p = plan.target;
   if (p.server != now.server) return OtherTarget("server", p.server, now.server);
-  if (!p.cluster_uid.empty() && !now.cluster_uid.empty() && p.cluster_uid != now.cluster_uid) {
-    return OtherTarget("the cluster whose kube-system namespace has uid", p.cluster_uid, now.cluster_uid);
+  if (p.ca_digest != now.ca_digest) {
+    return OtherTarget("the certificate authority", p.ca_digest.empty() ? "of the system store" : p.ca_digest,
+                       now.ca_digest.empty() ? "of the system store" : now.ca_digest);
+  }
+  if (p.cluster_uid != now.cluster_uid) {  // unknown on one side only: it cannot be told the same cluster
+    const auto uid = [](const std::string& u) { return u.empty() ? std::string("(kube-system not readable)") : u; };
+    return OtherTarget("the cluster whose kube-system namespace has uid", uid(p.cluster_uid), uid(now.cluster_uid));
   }
   if (p.context_namespace != now.context_namespace) {
     return OtherTarget("context namespace", util::Quote(p.context_namespace), util::Quote(now.context_namespace));

@@ -41,6 +41,7 @@ struct PlanObject {
 struct PlanTarget {
   std::string server;             ///< the API server URL of the kubeconfig context
   std::string cluster_uid;        ///< uid of namespace kube-system, the cluster's identity ("" when unreadable)
+  std::string ca_digest;          ///< sha256 of the CA the kubeconfig trusts for it ("" for the system store)
   std::string context_namespace;  ///< where objects that name no namespace go (-n or the kubeconfig's)
   bool prune = false;             ///< the flags that change what a sync does
   bool allow_empty = false;
@@ -71,8 +72,9 @@ util::Result<Plan> DecodePlan(const std::string& text);
 /// "sha256:<hex>" of EncodePlan(plan): the same plan always has the same digest.
 std::string PlanDigest(const Plan& plan);
 
-/// Whether a sync with target `now` may apply `plan`: the same server (and cluster, when both uids are
-/// known), context namespace and flags. kConflict "plan was made for ..." naming the first difference.
+/// Whether a sync with target `now` may apply `plan`: the same server, trusted CA and cluster (both uids
+/// known and equal, or, for a user who cannot read namespace kube-system, both unknown), context namespace
+/// and flags. kConflict "plan was made for ..." naming the first difference.
 util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now);
 
 /// The newest revision that synced `manifest`, for messages ("" when unknown).

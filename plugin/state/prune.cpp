@@ -220,9 +220,11 @@ class SyncEngine::PruneRun {
       if (!v.is_object() || !v.value("served", false)) continue;
       if (version.empty() || v.value("storage", false)) version = v.value("name", "");
     }
-    if (version.empty()) return 0;  // nothing served: no custom resource can be reached or remain
+    // Custom resources stay stored while no version is served, and deleting the CRD deletes them: what
+    // cannot be counted keeps it.
+    if (version.empty()) return util::MakeError(util::ErrorKind::kApi, "no version of it is served");
     auto items = e_.Limited([&] { return e_.client_.List(StrCat(group, "/", version), kind, ""); });
-    if (!items) return IsGone(items.error()) ? util::Result<int>(0) : util::Result<int>(items.error());
+    if (!items) return items.error();
     std::lock_guard<std::mutex> lock(mu_);
     int count = 0;
     for (const auto& item : *items) count += deleted_uids_.count(Meta(item, "uid")) == 0 ? 1 : 0;

@@ -316,8 +316,18 @@ void StateStore::CollectGarbage(const std::string& manifest, const std::vector<S
   }
   for (const auto& name : keep) garbage.erase(name);
   for (const auto& name : garbage) {
+    // The older `<base>-N` names are also another manifest's base name (manifest `web-1`): such a shard
+    // goes only when it carries this manifest's shard label, and only that very object (uid).
+    kube::Preconditions pre;
+    if (!IsShardOf(name, manifest)) {
+      auto got = client_.Get({"v1", "ConfigMap", kStateNamespace, name});
+      const json meta = got && got->is_object() ? got->value("metadata", json::object()) : json::object();
+      const json labels = meta.is_object() ? meta.value("labels", json::object()) : json::object();
+      if (!labels.is_object() || labels.value(kShardLabel, json()) != ShardLabelValue(manifest)) continue;
+      pre.uid = meta.value("uid", "");
+    }
     // Best effort: a shard no base names is never read; one left now is collected by a later write.
-    (void)client_.Delete({"v1", "ConfigMap", kStateNamespace, name});
+    (void)client_.Delete({"v1", "ConfigMap", kStateNamespace, name}, kube::Propagation::kDefault, kube::DryRun::kNone, pre);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "state/live_compare.hpp"
 #include "state/marks.hpp"
 #include "state/ownership.hpp"
 #include "state/readiness.hpp"
@@ -56,6 +57,21 @@ std::string StringAt(const json& object, const char* field) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+// Why `live` may not be deleted to be created again, or "": tazuna's field manager must own fields of it,
+// no other manifest or repository may have marked it, and no controller may own it (a StatefulSet's Pod,
+// a CronJob's Job would be replaced behind the controller's back).
+std::string NotOursToRecreate(const json& live, const Marks& marks) {
+  const LiveOwner owner = OwnerOf(live);
+  if (!owner.tazuna_manager) return "managed by " + (owner.managers.empty() ? std::string("nobody") : util::Join(owner.managers, ", "));
+  if (!owner.manifest.empty() && owner.manifest != marks.manifest) return "owned by manifest " + util::Quote(owner.manifest);
+  if (!owner.origin.empty() && owner.origin != marks.origin) return "owned by repository " + Origin::FromMark(owner.origin).Describe();
+  const json meta = live.value("metadata", json::object());
+  for (const auto& ref : meta.is_object() ? meta.value("ownerReferences", json::array()) : json::array()) {
+    if (ref.is_object() && ref.value("controller", false)) return "controlled by " + StringAt(ref, "kind") + " " + StringAt(ref, "name");
+  }
+  return "";
+}
+
 bool IsRecreatable(const json& object) {
   const std::string api_version = StringAt(object, "apiVersion"), kind = StringAt(object, "kind");
   return (api_version == "batch/v1" && kind == "Job") || (api_version == "v1" && kind == "Pod");
@@ -107,8 +123,9 @@ bool SyncEngine::JudgedOnApply(const DiffEntry& e, const json& object, const Syn
   return o.wait.after.count(e.manifest) > 0 || o.wait.depended_on.count(e.manifest) > 0;
 }
 
-util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, const json& metadata, bool want_object,
+util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(Task& task, const json& metadata, bool want_object,
                                                            const SyncOptions& o) {
+  const json& object = *task.object;
   kube::ApplyOptions apply;
   apply.dry_run = o.dry_run;
   apply.metadata = &metadata;
@@ -123,19 +140,29 @@ util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, c
   if (applied || o.dry_run == kube::DryRun::kAll || !IsRecreatable(object) || !OnlyImmutableFields(applied.error())) {
     return applied;
   }
-  return Recreate(object, apply);
+  task.recreated = true;
+  return Recreate(object, apply, Marks{task.entry->manifest, o.origin.Mark()});
 }
 
 // Jobs and Pods cannot change most fields in place: when the server answered only that such fields are
-// immutable, the object is deleted and created again, as the Go tool does. Before the delete, a dry-run
-// create of the new object must pass validation and admission (AlreadyExists is the answer that says
-// so), so that a Job which could not be created again is never deleted.
-util::Result<kube::ApplyResult> SyncEngine::Recreate(const json& object, const kube::ApplyOptions& apply) {
+// immutable, the object is deleted and created again, as the Go tool does, if it is ours to delete
+// (NotOursToRecreate). Before the delete, a dry-run create of the new object must pass validation and
+// admission (AlreadyExists is the answer that says so), so that a Job which could not be created again
+// is never deleted.
+util::Result<kube::ApplyResult> SyncEngine::Recreate(const json& object, const kube::ApplyOptions& apply,
+                                                     const Marks& marks) {
   const json& meta = object["metadata"];
   const kube::ObjectRef ref{object.value("apiVersion", ""), object.value("kind", ""), StringAt(meta, "namespace"),
                             StringAt(meta, "name")};
   auto live = client_.Get(ref);
   if (!live) return kube::IsReason(live.error(), "NotFound") ? client_.ApplyObject(object, apply) : live.error();
+  if (auto why = NotOursToRecreate(*live, marks); !why.empty()) {
+    auto e = util::MakeError(util::ErrorKind::kConflict,
+                             StrCat("fields that cannot change changed, and the live ", ref.kind, " is not tazuna's to "
+                                    "delete and create again: ", why));
+    e.hint = "Delete it yourself (kubectl delete), then sync again.";
+    return e;
+  }
   json marked = object;
   marked["metadata"] = *apply.metadata;
   if (auto probe = client_.Create(marked, kube::DryRun::kAll); !probe && !kube::IsReason(probe.error(), "AlreadyExists")) {
@@ -190,6 +217,38 @@ std::string SyncEngine::ConflictOf(const DiffEntry& e, const LiveOwner* live, co
   return "";
 }
 
+// The owner of the object `e` names, as it is now: from the run's LIST or, where that LIST could not be
+// read, from a GET. Null when the object does not exist; an error when who owns it cannot be read.
+util::Result<const LiveOwner*> SyncEngine::LiveOwnerOf(const DiffEntry& e, const SyncOptions& o, LiveOwner& fetched) {
+  if (const auto it = o.live_owners.find(e.identity); it != o.live_owners.end()) return &it->second;
+  if (o.unknown_owners.count(e.identity) == 0) return static_cast<const LiveOwner*>(nullptr);
+  auto live = Limited([&] { return ReadLive(client_, e.parsed, e.identity.namespace_name); });
+  if (!live) return live.error().WithContext("cannot tell who owns it");
+  if (!live->object) return static_cast<const LiveOwner*>(nullptr);
+  fetched = OwnerOf(*live->object);
+  return static_cast<const LiveOwner*>(&fetched);
+}
+
+// The row of an apply the server accepted, and what changes hands with it.
+void SyncEngine::RecordApplied(Task& task, const kube::ApplyResult& applied, const LiveOwner* live,
+                               const std::string& conflict) {
+  const DiffEntry& e = *task.entry;
+  task.result.verb = applied.created ? Verb::kCreated : Verb::kConfigured;
+  if (task.recreated) {
+    task.result.verb = Verb::kConfigured;
+    task.result.note = "deleted and created again: fields that cannot change changed";
+  } else if (!applied.created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {
+    task.result.verb = Verb::kAdopted;  // made by someone else; tazuna manages it from now on
+    task.result.note = "was managed by " + util::Join(live->managers, ", ");
+  } else if (!applied.created && !conflict.empty()) {
+    task.result.note = StrCat("taken over; was ", conflict);
+    // --take-ownership: its old state lets go (ReleaseTaken)
+    task.result.taken = std::make_unique<TakenFrom>(TakenFrom{live->manifest, e.identity, live->origin});
+  } else if (!applied.created && live != nullptr && !live->manifest.empty() && live->manifest != e.manifest) {
+    task.result.note = StrCat("moved from manifest ", util::Quote(live->manifest));
+  }
+}
+
 void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   const DiffEntry& e = *task.entry;
   if (!MayWrite(o)) {
@@ -198,33 +257,27 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     Tick();
     return;
   }
-  const auto owner = o.live_owners.find(e.identity);
-  const LiveOwner* live = owner == o.live_owners.end() ? nullptr : &owner->second;
-  const bool foreign = live != nullptr && !live->manifest.empty() && live->manifest != e.manifest;
-  const std::string conflict = ConflictOf(e, live, o);
-  if (!conflict.empty() && !o.take_ownership) {
-    task.result.verb = Verb::kConflict;  // another manifest's or repository's object: not ours to change
-    task.result.note = conflict;
+  LiveOwner fetched;
+  auto owner = LiveOwnerOf(e, o, fetched);
+  const LiveOwner* live = owner ? *owner : nullptr;
+  const std::string conflict = owner ? ConflictOf(e, live, o) : "";
+  if (!owner || (!conflict.empty() && !o.take_ownership)) {
+    if (owner) {
+      task.result.verb = Verb::kConflict;  // another manifest's or repository's object: not ours to change
+      task.result.note = conflict;
+    } else {
+      task.result.Fail(owner.error());  // never written without knowing whose it is
+    }
     if (o.dry_run == kube::DryRun::kNone && e.type == ChangeType::kAdded) cp.Set(e.manifest, e.key, std::nullopt);
     Tick();
     return;
   }
   const bool judge = JudgedOnApply(e, *task.object, o);
   const Marks marks{e.manifest, o.origin.Mark()};
-  auto applied = Limited([&] { return ApplyOrReplace(*task.object, MarkedMetadata(*task.object, marks), judge, o); });
+  auto applied = Limited([&] { return ApplyOrReplace(task, MarkedMetadata(*task.object, marks), judge, o); });
   if (applied) {
-    task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
+    RecordApplied(task, *applied, live, conflict);
     if (judge) task.readiness = JudgeReadiness(applied->object);
-    if (!applied->created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {
-      task.result.verb = Verb::kAdopted;  // made by someone else; tazuna manages it from now on
-      task.result.note = "was managed by " + util::Join(live->managers, ", ");
-    } else if (!applied->created && (foreign || !conflict.empty())) {
-      task.result.note = conflict.empty() ? StrCat("moved from manifest ", util::Quote(live->manifest))
-                                          : StrCat("taken over; was ", conflict);
-      if (!conflict.empty()) {  // --take-ownership: its old state lets go (ReleaseTaken)
-        task.result.taken = std::make_unique<TakenFrom>(TakenFrom{live->manifest, e.identity, live->origin});
-      }
-    }
     if (o.dry_run == kube::DryRun::kNone) {
       cp.Set(e.manifest, e.key, e.new_hash);
       if (!e.old_key.empty()) cp.Set(e.manifest, e.old_key, std::nullopt);

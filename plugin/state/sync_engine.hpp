@@ -13,6 +13,7 @@
 #include "state/adaptive_limit.hpp"
 #include "state/checkpoint.hpp"
 #include "state/diff.hpp"
+#include "state/marks.hpp"
 #include "state/wait.hpp"
 #include "util/clock.hpp"
 #include "util/logger.hpp"
@@ -123,6 +124,8 @@ struct SyncOptions {
   /// Owners of live objects the run applies (ReadLiveOwners): another manifest's object is a conflict
   /// unless take_ownership; an object nobody from tazuna manages is `adopted`.
   LiveOwners live_owners;
+  /// Objects whose owner the LIST could not read: each is read with a GET before it is written.
+  std::set<ObjectIdentity> unknown_owners;
   bool take_ownership = false;
   /// Every manifest of this tazuna.yaml: an object owned by one of them moves (it no longer renders
   /// it, or it would be rendered twice), one owned by any other manifest is a conflict.
@@ -170,7 +173,8 @@ class SyncEngine {
     const DiffEntry* entry = nullptr;
     nlohmann::json* object = nullptr;  ///< the rendered object; released once applied (not CRDs)
     SyncResult result;
-    Readiness readiness;  ///< judged from the apply response
+    Readiness readiness;     ///< judged from the apply response
+    bool recreated = false;  ///< deleted and created again (a Job or Pod whose immutable fields changed)
   };
   util::Status ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, Checkpointer& cp,
                           const SyncOptions& o, std::vector<SyncResult>& out);
@@ -178,9 +182,12 @@ class SyncEngine {
   void ApplyTasks(std::span<Task> tasks, Checkpointer& cp, const SyncOptions& o);
   void ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o);
   std::string ConflictOf(const DiffEntry& e, const LiveOwner* live, const SyncOptions& o) const;
-  util::Result<kube::ApplyResult> ApplyOrReplace(const nlohmann::json& object, const nlohmann::json& metadata,
+  util::Result<const LiveOwner*> LiveOwnerOf(const DiffEntry& e, const SyncOptions& o, LiveOwner& fetched);
+  void RecordApplied(Task& task, const kube::ApplyResult& applied, const LiveOwner* live, const std::string& conflict);
+  util::Result<kube::ApplyResult> ApplyOrReplace(Task& task, const nlohmann::json& metadata,
                                                  bool want_object, const SyncOptions& o);
-  util::Result<kube::ApplyResult> Recreate(const nlohmann::json& object, const kube::ApplyOptions& apply);
+  util::Result<kube::ApplyResult> Recreate(const nlohmann::json& object, const kube::ApplyOptions& apply,
+                                           const Marks& marks);
   bool JudgedOnApply(const DiffEntry& e, const nlohmann::json& object, const SyncOptions& o) const;
   void WaitEstablished(std::span<Task> crds, const SyncOptions& o);
   /// A layer whose applies are done: its applied tasks have rows in `out` from first_row on.

@@ -185,9 +185,49 @@ job 3 $'  backoffLimit: -1\n'
 expect_rc 1 "an immutable change together with an invalid field" kubectl tazuna state sync
 expect_eq "$(uid job -n "$ns" migrate)" "$uid2" "the live Job is left as it was"
 
+# A Job someone else made is never deleted to be created again, even when its immutable fields changed.
+kubectl create job -n "$ns" theirs --image=busybox -- sleep 600 >/dev/null
+theirs_uid=$(uid job -n "$ns" theirs)
+printf 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: theirs, namespace: %s}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: theirs, image: busybox, command: [sleep, "1"]}]\n' \
+  "$ns" > "$repo/objs/a.yaml"
+expect_rc 1 "sync of a changed Job made by kubectl" kubectl tazuna state sync
+expect_contains "$ERR" "job.batch/theirs -n $ns: fields that cannot change changed, and the live Job is not tazuna's to delete and create again: managed by" \
+  "refused"
+expect_contains "$ERR" "kubectl-create" "naming who made it"
+expect_eq "$(uid job -n "$ns" theirs)" "$theirs_uid" "their Job stays (same uid)"
+
+# --- 7. A CRD none of whose versions is served keeps its custom resources: it is not pruned.
+W=wid$s; wgroup=wid$s.tazuna.io
+repo=$E2E_TMP/wid; tazuna_yaml "$repo" "{name: $W, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
+widgets() {  # widgets SERVED
+  cat <<EOF
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.$wgroup}
+spec:
+  group: $wgroup
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions: [{name: v1, served: $1, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]
+---
+EOF
+}
+{ widgets true; cm wkeep "$ns"; } > "$repo/objs/a.yaml"
+cd "$repo"
+expect_rc 0 "sync a CRD" kubectl tazuna state sync
+printf 'apiVersion: %s/v1\nkind: Widget\nmetadata: {name: w1, namespace: %s}\n' "$wgroup" "$ns" | kubectl apply -f - >/dev/null
+{ widgets false; cm wkeep "$ns"; } > "$repo/objs/a.yaml"
+expect_rc 0 "no version served any more" kubectl tazuna state sync
+crd_uid=$(uid crd "widgets.$wgroup")
+cm wkeep "$ns" > "$repo/objs/a.yaml"
+expect_rc 0 "sync --prune without the CRD" kubectl tazuna state sync --prune
+expect_contains "$OUT" "customresourcedefinition.apiextensions.k8s.io/widgets.$wgroup kept (cannot list its custom resources: no version of it is served)" \
+  "kept: its custom resources cannot be counted"
+expect_eq "$(uid crd "widgets.$wgroup")" "$crd_uid" "the CRD stays (same uid)"
+
 cd "$E2E_TMP"
-kubectl delete crd "gadgets.$group" "things.$vgroup" --wait=false >/dev/null 2>&1
+kubectl delete crd "gadgets.$group" "things.$vgroup" "widgets.$wgroup" --wait=false >/dev/null 2>&1
 kubectl delete ns "$ns" "$N" "$N3" --wait=false >/dev/null 2>&1
 unmark_system_namespaces
-for m in "$P" "$C" "$D" "$E" "$V" "$K" "$J"; do kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null 2>&1; done
+for m in "$P" "$C" "$D" "$E" "$V" "$K" "$J" "$W"; do kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null 2>&1; done
 finish

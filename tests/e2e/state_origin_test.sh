@@ -145,7 +145,87 @@ expect_contains "$ERR" "plan was made for a sync with --prune, this sync is for 
 expect_rc 0 "applied with --prune" kubectl tazuna state sync --plan prune.json -n "$na" --prune
 expect_rc 1 "p1 pruned as planned" kubectl get cm -n "$na" p1
 
+cp "$KUBECONFIG" "$E2E_TMP/insecure.kubeconfig"
+kubectl --kubeconfig "$E2E_TMP/insecure.kubeconfig" config set-cluster local --insecure-skip-tls-verify=true >/dev/null
+kubectl --kubeconfig "$E2E_TMP/insecure.kubeconfig" config unset clusters.local.certificate-authority >/dev/null
+cm p3 > "$repo/objs/a.yaml"
+expect_rc 1 "a plan" kubectl tazuna state diff -n "$na" --out ca.json
+expect_rc 1 "applied trusting another certificate authority" \
+  kubectl tazuna state sync --plan ca.json -n "$na" --kubeconfig "$E2E_TMP/insecure.kubeconfig"
+expect_contains "$ERR" "plan was made for the certificate authority sha256:" "refused naming the CA"
+expect_rc 1 "p3 was not applied" kubectl get cm -n "$na" p3
+
+# --- Objects whose owner cannot be listed (RBAC without list) are read one by one, never taken blindly.
+X=nolist$s; user=e2e-nolist-$s
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: $user, namespace: tazuna}
+rules: [{apiGroups: ["", coordination.k8s.io], resources: [configmaps, leases, secrets], verbs: ["*"]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: $user, namespace: tazuna}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: $user}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: $user}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: $user, namespace: $ns}
+rules: [{apiGroups: [""], resources: [configmaps], verbs: [get, create, patch, update, delete]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: $user, namespace: $ns}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: $user}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: $user}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: $user}
+rules: [{apiGroups: [""], resources: [namespaces], verbs: [get]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: $user}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: $user}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: $user}]
+EOF
+repo=$E2E_TMP/nolist; tazuna_yaml "$repo" "{name: $X, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b-own, namespace: %s}\ndata: {v: "taken"}\n' "$ns" > "$repo/objs/a.yaml"
+repo_at "$repo" "https://git.example/team-c/platform$s.git"
+cd "$repo"
+before=$(kubectl get cm -n "$ns" b-own -o jsonpath='{.metadata.resourceVersion} {.metadata.annotations.tazuna\.pepabo\.com/origin}')
+expect_rc 1 "a sync that cannot list ConfigMaps, over another repository's ConfigMap" kubectl tazuna state sync --as "$user"
+expect_contains "$OUT" "configmap/b-own -n $ns conflict (owned by manifest \"b$s\" of repository $b_origin (tazuna.yaml))" \
+  "the owner is read with a GET: a conflict"
+expect_eq "$(kubectl get cm -n "$ns" b-own -o jsonpath='{.metadata.resourceVersion} {.metadata.annotations.tazuna\.pepabo\.com/origin}')" \
+  "$before" "the other repository's ConfigMap is unchanged"
+
+# --- A checkout git refuses (owned by another user): the origin is read from .git/config all the same.
+O=own$s
+repo=$E2E_TMP/owned; tazuna_yaml "$repo" "{name: $O, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
+cm own1 "$ns" > "$repo/objs/a.yaml"
+repo_at "$repo" "https://git.example/team-d/platform$s.git"
+chown -R nobody "$repo" 2>/dev/null
+cd "$repo"
+if git rev-parse --show-toplevel >/dev/null 2>&1; then
+  echo "# skipped: git does not refuse this checkout here (not running as root?)"
+else
+  expect_rc 0 "sync in a checkout git refuses" kubectl tazuna state sync
+  expect_contains "$(meta "$O")" "\"repository\":\"git.example/team-d/platform$s\"" "the origin is the remote from .git/config"
+  expect_not_contains "$ERR" "no git remote" "no weak-origin warning"
+fi
+
+# --- A takeover is refused in a context tazuna.yaml does not allow.
+cd "$B"
+printf '  context_matches: ["no-such-context"]\n' >> "$B/tazuna.yaml"
+expect_rc 1 "state takeover in another context" kubectl tazuna state takeover -m "o3$s"
+expect_contains "$(meta "o3$s")" "\"repository\":\"$a_origin\"" "the state keeps its origin"
+
 cd "$E2E_TMP"
+kubectl delete role,rolebinding -n tazuna "$user" >/dev/null 2>&1
+kubectl delete clusterrole,clusterrolebinding "$user" >/dev/null 2>&1
 kubectl delete ns "$ns" "$na" "$nb" --wait=false >/dev/null 2>&1
-for m in "$M" "b$s" "$G" "o2$s" "o3$s" "$P"; do kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null 2>&1; done
+for m in "$M" "b$s" "$G" "o2$s" "o3$s" "$P" "$X" "$O"; do kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null 2>&1; done
 finish

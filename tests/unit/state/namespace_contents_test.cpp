@@ -30,9 +30,12 @@ TEST_CASE("namespace contents: what deleting a namespace would take along that t
       {"", "Pod", "half-owned", "p2", {"r1", "zz"}, false},       // one owner stays
       {"", "Endpoints", "other", "e2", {}, false},                // no such Service is deleted
       {"example.com", "Widget", "w", "w1", {"c1"}, false},        // owned by what stays
+      {"", "Pod", "orphaned", "p3", {"c9"}, false},               // its owner leaves with orphan propagation
+      {"", "Secret", "token", "s9", {"sa0"}, false},              // owned by what Kubernetes made
   };
-  CHECK(Unaccounted(occupants, {"d1", "s1"}) ==
-        std::vector<std::string>{"configmap/foreign", "pod/half-owned", "endpoints/other", "widget.example.com/w"});
+  CHECK(Unaccounted(occupants, {"d1", "s1"}) == std::vector<std::string>{"configmap/foreign", "pod/half-owned",
+                                                                         "endpoints/other", "widget.example.com/w",
+                                                                         "pod/orphaned", "secret/token"});
   CHECK(Unaccounted({}, {"d1"}).empty());
   CHECK(Unaccounted({occupants[9]}, {"c1"}).empty());
 }

@@ -35,7 +35,7 @@ std::vector<SyncInput> Inputs() {
 
 TEST_CASE("plan: holds selection, rows, hashes and resourceVersions, never a body, and reads back") {
   Plan plan = MakePlan({"prod", {"net"}, {"apps"}}, Inputs(), "2026-11-23T18:00:00Z");
-  plan.target = {"https://127.0.0.1:6443", "uid-1", "team-a", true, false, true};
+  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, true};
   CHECK(plan.manifests == std::vector<std::string>{"apps"});
   CHECK(plan.changes == std::vector<PlanRow>{{"apps", "modified", "apps/apps/v1/Deployment/x/web", "", "h-web-1", "h-web-2"}});
   CHECK(plan.objects == std::vector<PlanObject>{{"apps", "apps/apps/v1/Deployment/x/web", "h-web-2"},
@@ -72,7 +72,7 @@ TEST_CASE("plan: DecodePlan rejects what is not a plan") {
 
 TEST_CASE("plan: a plan applies only on its server, cluster, context namespace and flags") {
   Plan plan;
-  plan.target = {"https://127.0.0.1:6443", "uid-1", "team-a", true, false, false};
+  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, false};
   struct Case {
     std::string name;
     std::function<void(PlanTarget&)> change;
@@ -80,7 +80,11 @@ TEST_CASE("plan: a plan applies only on its server, cluster, context namespace a
   };
   const std::vector<Case> cases = {
       {"the same", [](auto&) {}, ""},
-      {"cluster uid unreadable now", [](auto& t) { t.cluster_uid = ""; }, ""},
+      {"cluster uid unreadable now", [](auto& t) { t.cluster_uid = ""; },
+       "plan was made for the cluster whose kube-system namespace has uid uid-1, this sync is for (kube-system not "
+       "readable)"},
+      {"another CA", [](auto& t) { t.ca_digest = "sha256:other"; },
+       "plan was made for the certificate authority sha256:ca, this sync is for sha256:other"},
       {"another server", [](auto& t) { t.server = "https://localhost:6443"; },
        "plan was made for server https://127.0.0.1:6443, this sync is for https://localhost:6443"},
       {"another cluster at the same URL", [](auto& t) { t.cluster_uid = "uid-2"; },
