@@ -2,6 +2,7 @@
 
 #include "kube/object_meta.hpp"
 #include "kube/url.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -10,6 +11,9 @@ namespace {
 using util::StrCat;
 
 constexpr char kListLimit[] = "500";
+// A list that has not ended after this many pages (10 million objects at 500 a page) is a server that
+// keeps answering `continue`: stop rather than loop and grow without bound.
+constexpr int kMaxListPages = 20000;
 
 // kubectl's discovery cache directory name: host and port with ':' made safe.
 std::string CacheHostPort(const std::string& server) {
@@ -20,10 +24,7 @@ std::string CacheHostPort(const std::string& server) {
   return host;
 }
 
-std::string Meta(const nlohmann::json& object, const char* field) {
-  if (!object.contains("metadata") || !object["metadata"].is_object()) return "";
-  return object["metadata"].value(field, "");
-}
+std::string Meta(const nlohmann::json& object, const char* field) { return util::MetaString(object, field); }
 
 void AddDryRun(DryRun dry_run, std::vector<std::pair<std::string, std::string>>* query) {
   if (dry_run == DryRun::kAll) query->emplace_back("dryRun", "All");
@@ -71,8 +72,8 @@ util::Result<std::string> Client::RefPath(const ObjectRef& ref, bool with_name) 
 }
 
 util::Result<std::string> Client::ObjectPath(const nlohmann::json& object, bool with_name) {
-  const ObjectRef ref{object.value("apiVersion", ""), object.value("kind", ""), Meta(object, "namespace"),
-                      Meta(object, "name")};
+  const ObjectRef ref{util::JsonString(object, "apiVersion"), util::JsonString(object, "kind"),
+                      Meta(object, "namespace"), Meta(object, "name")};
   if (ref.kind.empty() || ref.api_version.empty()) {
     return util::MakeError(util::ErrorKind::kInput, "object has no apiVersion or kind");
   }
@@ -96,7 +97,12 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
   const std::string path = CollectionPath(*info, namespace_name);
   std::vector<nlohmann::json> items;
   std::string cont;
-  for (int restarts = 0;;) {
+  std::set<std::string> seen;  // continue tokens already followed: a repeated one would loop forever
+  for (int restarts = 0, pages = 0;; ++pages) {
+    if (pages >= kMaxListPages) {
+      return util::MakeError(util::ErrorKind::kApi, StrCat("the list of ", path, " did not end after ",
+                                                           kMaxListPages, " pages"));
+    }
     Call call{"GET", path, {{"limit", kListLimit}}, "", ""};
     if (detail == ListDetail::kMetadata) {
       call.accept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
@@ -108,16 +114,27 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
       // The continue token expired (410): start the list again from the beginning.
       items.clear();
       cont.clear();
+      seen.clear();
       continue;
     }
     if (!page) return page.error();
+    const nlohmann::json& page_items = util::JsonField(*page, "items");
+    if (!page->is_object() || !(page_items.is_array() || page_items.is_null())) {
+      return util::MakeError(util::ErrorKind::kApi, StrCat("the response to GET ", path, " is not a list"));
+    }
     for (auto& item : (*page)["items"]) {
+      if (!item.is_object()) {
+        return util::MakeError(util::ErrorKind::kApi, StrCat("the response to GET ", path, " lists a non-object"));
+      }
       item["apiVersion"] = api_version;
       item["kind"] = kind;
       items.push_back(std::move(item));
     }
-    cont = page->value("metadata", nlohmann::json::object()).value("continue", "");
+    cont = util::JsonString(util::JsonObject(*page, "metadata"), "continue");
     if (cont.empty()) return items;
+    if (!seen.insert(cont).second) {
+      return util::MakeError(util::ErrorKind::kApi, StrCat("the list of ", path, " repeats a continue token"));
+    }
   }
 }
 
@@ -145,8 +162,8 @@ util::Result<Client::Call> Client::ApplyCall(const nlohmann::json& object, const
                                                        : nlohmann::json::object();
   if (!meta.is_object()) meta = nlohmann::json::object();
   meta.erase("managedFields");
-  auto info = Resolve(object.value("apiVersion", ""), object.value("kind", ""));
-  if (info && info->namespaced && meta.value("namespace", "").empty()) {
+  auto info = Resolve(util::JsonString(object, "apiVersion"), util::JsonString(object, "kind"));
+  if (info && info->namespaced && util::JsonString(meta, "namespace").empty()) {
     meta["namespace"] = config_.namespace_name;  // as kubectl fills it in
   }
   Call call{"PATCH", *path, {}, JsonWithMetadata(object, meta), "application/apply-patch+yaml"};

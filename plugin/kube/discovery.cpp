@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "util/api_version.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -32,6 +33,11 @@ bool IsAggregated(const DiscoveryResponse& r) {
 
 nlohmann::json ParseBody(const std::string& body) { return nlohmann::json::parse(body, nullptr, false); }
 
+// A group or version the server names becomes one segment of a request path: nothing else may pass.
+bool IsPathSegment(const std::string& s) {
+  return s.find_first_of("/?#%") == std::string::npos && s != "." && s != "..";
+}
+
 // A discovery answer that is not a JSON object (a proxy's HTML page, another service) is an error,
 // never a server without resources.
 util::Result<nlohmann::json> ParseDiscovery(const DiscoveryResponse& response, const std::string& path) {
@@ -43,16 +49,17 @@ util::Result<nlohmann::json> ParseDiscovery(const DiscoveryResponse& response, c
 }  // namespace
 
 std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list) {
+  using util::JsonArray, util::JsonString;
   std::vector<ResourceInfo> out;
-  if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) return out;
-  for (const auto& group : list["items"]) {
-    const std::string name = group.value("metadata", nlohmann::json::object()).value("name", "");
-    for (const auto& version : group.value("versions", nlohmann::json::array())) {
-      const std::string v = version.value("version", "");
-      for (const auto& res : version.value("resources", nlohmann::json::array())) {
-        const auto kind = res.value("responseKind", nlohmann::json::object()).value("kind", "");
-        if (kind.empty()) continue;
-        out.push_back({name, v, res.value("resource", ""), kind, res.value("scope", "") == "Namespaced"});
+  for (const auto& group : JsonArray(list, "items")) {
+    const std::string name = util::MetaString(group, "name");
+    for (const auto& version : JsonArray(group, "versions")) {
+      const std::string v = JsonString(version, "version");
+      for (const auto& res : JsonArray(version, "resources")) {
+        const std::string kind = JsonString(util::JsonObject(res, "responseKind"), "kind");
+        const std::string resource = JsonString(res, "resource");
+        if (kind.empty() || resource.empty() || v.empty() || !IsPathSegment(resource)) continue;
+        out.push_back({name, v, resource, kind, JsonString(res, "scope") == "Namespaced"});
       }
     }
   }
@@ -61,12 +68,13 @@ std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list) {
 
 std::vector<ResourceInfo> ParseResourceList(const nlohmann::json& list) {
   std::vector<ResourceInfo> out;
-  if (!list.is_object()) return out;
-  const auto [group, version] = util::SplitApiVersion(list.value("groupVersion", ""));
-  for (const auto& res : list.value("resources", nlohmann::json::array())) {
-    const std::string name = res.value("name", "");
-    if (name.find('/') != std::string::npos) continue;  // subresource
-    out.push_back({group, version, name, res.value("kind", ""), res.value("namespaced", false)});
+  const auto [group, version] = util::SplitApiVersion(util::JsonString(list, "groupVersion"));
+  for (const auto& res : util::JsonArray(list, "resources")) {
+    const std::string name = util::JsonString(res, "name");
+    const std::string kind = util::JsonString(res, "kind");
+    // A subresource ("pods/log") is not an object's collection; an entry without a name or kind is unusable.
+    if (name.empty() || kind.empty() || version.empty() || name.find('/') != std::string::npos) continue;
+    out.push_back({group, version, name, kind, util::JsonBool(res, "namespaced")});
   }
   return out;
 }
@@ -121,13 +129,7 @@ util::Result<ResourceInfo> Discovery::Find(const std::map<std::string, ResourceI
 }
 
 util::Status Discovery::Refresh() {
-  util::Result<std::vector<ResourceInfo>> all = std::vector<ResourceInfo>();
-  try {
-    all = FetchAll();
-  } catch (const nlohmann::json::exception& e) {  // a JSON document of another shape than discovery's
-    return util::MakeError(util::ErrorKind::kApi,
-                           StrCat("invalid discovery document from the server: ", e.what()));
-  }
+  util::Result<std::vector<ResourceInfo>> all = FetchAll();
   if (!all) return all.error();
   by_gvk_.clear();
   by_gk_.clear();
@@ -147,7 +149,8 @@ util::Result<std::vector<ResourceInfo>> Discovery::FetchAll() {
   if (IsAggregated(*core)) {
     out = ParseAggregated(*core_doc);
   } else {
-    for (const auto& v : core_doc->value("versions", nlohmann::json::array())) {
+    for (const auto& v : util::JsonArray(*core_doc, "versions")) {
+      if (!v.is_string() || !IsPathSegment(v.get<std::string>())) continue;
       auto list = fetch_(StrCat("/api/", v.get<std::string>()), "application/json");
       if (!list) return list.error();
       for (auto& r : ParseResourceList(ParseBody(list->body))) out.push_back(std::move(r));
@@ -166,9 +169,12 @@ util::Result<std::vector<ResourceInfo>> Discovery::FetchAll() {
 }
 
 util::Status Discovery::FetchLegacyGroups(const nlohmann::json& group_list, std::vector<ResourceInfo>* out) {
-  for (const auto& group : group_list.value("groups", nlohmann::json::array())) {
-    for (const auto& v : group.value("versions", nlohmann::json::array())) {
-      auto list = fetch_(StrCat("/apis/", v.value("groupVersion", "")), "application/json");
+  for (const auto& group : util::JsonArray(group_list, "groups")) {
+    for (const auto& v : util::JsonArray(group, "versions")) {
+      const std::string group_version = util::JsonString(v, "groupVersion");
+      const auto [g, version] = util::SplitApiVersion(group_version);
+      if (!IsPathSegment(g) || !IsPathSegment(version)) continue;
+      auto list = fetch_(StrCat("/apis/", group_version), "application/json");
       if (!list) return list.error();
       for (auto& r : ParseResourceList(ParseBody(list->body))) out->push_back(std::move(r));
     }
@@ -193,15 +199,15 @@ bool Discovery::LoadCache() {
   const nlohmann::json doc = ParseBody(text.str());
   std::chrono::system_clock::time_point written;
   std::vector<ResourceInfo> resources;
-  try {  // a cache file of another shape is ignored (and rewritten), as kubectl ignores a corrupt cache
-    if (!doc.is_object() || !util::ParseRfc3339(doc.value("timestamp", ""), &written)) return false;
-    if (clock_.Now() - written > kCacheTtl) return false;
-    for (const auto& r : doc.value("resources", nlohmann::json::array())) {
-      resources.push_back({r.value("group", ""), r.value("version", ""), r.value("resource", ""),
-                           r.value("kind", ""), r.value("namespaced", false)});
-    }
-  } catch (const nlohmann::json::exception&) {
-    return false;
+  // A cache file of another shape is ignored (and rewritten), as kubectl ignores a corrupt cache.
+  if (!util::ParseRfc3339(util::JsonString(doc, "timestamp"), &written)) return false;
+  if (clock_.Now() - written > kCacheTtl) return false;
+  for (const auto& r : util::JsonArray(doc, "resources")) {
+    using util::JsonString;
+    ResourceInfo info{JsonString(r, "group"), JsonString(r, "version"), JsonString(r, "resource"),
+                      JsonString(r, "kind"), util::JsonBool(r, "namespaced")};
+    if (info.version.empty() || info.resource.empty() || info.kind.empty()) return false;
+    resources.push_back(std::move(info));
   }
   Index(resources);
   return !by_gvk_.empty();

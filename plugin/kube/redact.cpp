@@ -2,32 +2,41 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_get.hpp"
 #include "util/secret_mask.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
 namespace {
 
-bool MaskSecret(nlohmann::json& obj) {
-  if (!obj.is_object()) return false;
-  bool changed = util::MaskSecretValues(obj);
-  if (obj.value("kind", "") == "ExecCredential" && obj.contains("status") && obj["status"].is_object()) {
-    for (auto& [key, value] : obj["status"].items()) {
-      if (key != "expirationTimestamp") value = util::kSecretMask;
-    }
-    changed = true;
+using nlohmann::json;
+using util::SecretBy;
+
+bool MaskExecCredential(json& obj) {
+  if (util::JsonString(obj, "kind") != "ExecCredential" || !util::JsonField(obj, "status").is_object()) return false;
+  for (auto& [key, value] : obj["status"].items()) {
+    if (key != "expirationTimestamp") value = util::kSecretMask;
   }
-  if (obj.contains("items") && obj["items"].is_array()) {
+  return true;
+}
+
+bool MaskSecret(json& obj, SecretBy by) {
+  if (!obj.is_object()) return false;
+  bool changed = util::MaskSecretValues(obj, by);
+  changed = MaskExecCredential(obj) || changed;
+  auto items = obj.find("items");
+  if (items != obj.end() && items->is_array()) {
     // The items of a SecretList response carry no kind of their own: they are Secrets all the same.
-    const bool secret_list = obj.value("kind", "") == "SecretList";
-    for (auto& item : obj["items"]) {
-      const bool unnamed = secret_list && item.is_object() && !item.contains("kind");
-      if (unnamed) item["kind"] = "Secret";
-      changed = MaskSecret(item) || changed;
-      if (unnamed) item.erase("kind");
-    }
+    const SecretBy item_by = util::JsonString(obj, "kind") == "SecretList" ? SecretBy::kForce : by;
+    for (auto& item : *items) changed = MaskSecret(item, item_by) || changed;
   }
   return changed;
+}
+
+std::vector<std::string> RequestSecretValues(std::string_view path, std::string_view request_body) {
+  if (request_body.empty()) return {};
+  const json sent = json::parse(request_body, nullptr, false);
+  return util::SecretValues(sent, IsSecretPath(path) ? SecretBy::kForce : SecretBy::kKind);
 }
 
 }  // namespace
@@ -40,10 +49,38 @@ std::string RedactHeader(std::string_view name, std::string_view value) {
   return std::string(value.substr(0, space)) + " <masked>";
 }
 
-std::string RedactBody(std::string_view body) {
-  nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
-  if (doc.is_discarded() || !MaskSecret(doc)) return std::string(body);
-  return doc.dump();
+bool IsSecretPath(std::string_view path) {
+  if (const size_t scheme = path.find("://"); scheme != std::string_view::npos) {
+    const size_t slash = path.find('/', scheme + 3);
+    path = slash == std::string_view::npos ? std::string_view() : path.substr(slash);
+  }
+  path = path.substr(0, path.find('?'));
+  const std::vector<std::string> parts = util::Split(path, '/');  // parts[0] is "" (leading '/')
+  size_t at = 0;
+  if (parts.size() >= 3 && parts[1] == "api") at = 3;        // /api/v1/...
+  if (parts.size() >= 4 && parts[1] == "apis") at = 4;       // /apis/group/version/...
+  if (at == 0 || at >= parts.size()) return false;
+  if (parts[at] == "namespaces" && at + 2 < parts.size()) at += 2;  // /namespaces/NS/<resource>
+  return parts[at] == "secrets";
+}
+
+std::string RedactBody(std::string_view path, std::string_view body, std::string_view request_body) {
+  const bool secret_path = IsSecretPath(path);
+  const std::vector<std::string> sent = RequestSecretValues(path, request_body);
+  json doc = json::parse(body, nullptr, false);
+  if (doc.is_discarded()) {
+    if (secret_path && !body.empty()) return util::StrCat("<", body.size(), " bytes of a Secret path's non-JSON body>");
+    return util::ScrubValues(std::string(body), sent);
+  }
+  const bool masked = MaskSecret(doc, secret_path ? SecretBy::kForce : SecretBy::kKind);
+  if (!masked && sent.empty()) return std::string(body);
+  return util::ScrubValues(masked ? doc.dump() : std::string(body), sent);
+}
+
+HttpResponse RedactResponse(std::string_view path, std::string_view request_body, HttpResponse response) {
+  if (!IsSecretPath(path) && RequestSecretValues(path, request_body).empty()) return response;
+  response.body = RedactBody(path, response.body, request_body);
+  return response;
 }
 
 }  // namespace tazuna::kube

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "state/marks.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -44,12 +45,10 @@ util::Status CheckRenderedOnce(const std::vector<DesiredManifest>& manifests) {
 
 LiveOwner OwnerOf(const json& live) {
   LiveOwner owner;
-  const json meta = live.value("metadata", json::object());
-  const json annotations = meta.value("annotations", json::object());
-  if (annotations.is_object()) owner.manifest = annotations.value(kManifestAnnotation, "");
-  for (const auto& f : meta.value("managedFields", json::array())) {
-    if (!f.is_object()) continue;
-    const std::string manager = f.value("manager", "");
+  const json& meta = util::JsonObject(live, "metadata");
+  owner.manifest = util::JsonString(util::JsonObject(meta, "annotations"), kManifestAnnotation);
+  for (const auto& f : util::JsonArray(meta, "managedFields")) {
+    const std::string manager = util::JsonString(f, "manager");
     owner.tazuna_manager |= manager == "tazuna";
     if (!manager.empty() && std::find(owner.managers.begin(), owner.managers.end(), manager) == owner.managers.end()) {
       owner.managers.push_back(manager);
@@ -90,8 +89,7 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
     }
     const ObjectIdentity& any = *wanted.begin();
     for (const auto& item : *items) {
-      const json meta = item.value("metadata", json::object());
-      ObjectIdentity id{any.group, any.kind, any.namespace_name, meta.value("name", "")};
+      ObjectIdentity id{any.group, any.kind, any.namespace_name, util::MetaString(item, "name")};
       if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item));
     }
   }

@@ -3,6 +3,7 @@
 #include "state/content_hash.hpp"
 #include "state/store.hpp"
 #include "util/base64.hpp"
+#include "util/json_get.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 bool IsSecret(const StateKey& k) { return k.group.empty() && k.version == "v1" && k.kind == "Secret"; }
 
 util::Result<SecretHashKey> FromSecret(const json& secret) {
-  const std::string encoded = secret.value("data", json::object()).value("key", "");
+  const std::string encoded = util::JsonString(util::JsonObject(secret, "data"), "key");
   auto key = util::Base64Decode(encoded);
   SecretHashKey out;
   if (!key || key->size() != kStateKeyBytes) {

@@ -5,6 +5,7 @@
 
 #include "state/marks.hpp"
 #include "state/readiness.hpp"
+#include "util/json_get.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -75,10 +76,9 @@ void SyncEngine::Tick() {
 // policy waits for. Every other apply asks for metadata only.
 bool SyncEngine::JudgedOnApply(const DiffEntry& e, const json& object, const SyncOptions& o) const {
   if (e.parsed.group == "apiextensions.k8s.io" && e.parsed.kind == "CustomResourceDefinition") {
-    const json& spec = object.value("spec", json::object());
-    const json& names = spec.is_object() ? spec.value("names", json::object()) : json::object();
-    return spec.is_object() && names.is_object() &&
-           applied_kinds_.count({spec.value("group", ""), names.value("kind", "")}) > 0;
+    const json& spec = util::JsonObject(object, "spec");
+    return applied_kinds_.count({util::JsonString(spec, "group"),
+                                 util::JsonString(util::JsonObject(spec, "names"), "kind")}) > 0;
   }
   if (!o.wait.enabled || !MayBeNotReady(e.parsed.group, e.parsed.kind)) return false;
   return o.wait.after.count(e.manifest) > 0 || o.wait.depended_on.count(e.manifest) > 0;
@@ -99,11 +99,10 @@ util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(const json& object, c
   }
   if (applied || !kube::IsReason(applied.error(), "Invalid") || o.dry_run == kube::DryRun::kAll) return applied;
   // Jobs and Pods cannot change most fields in place: delete and recreate them, as the Go tool does.
-  const std::string api_version = object.value("apiVersion", "");
-  const std::string kind = object.value("kind", "");
+  const std::string api_version = util::JsonString(object, "apiVersion");
+  const std::string kind = util::JsonString(object, "kind");
   if (!((api_version == "batch/v1" && kind == "Job") || (api_version == "v1" && kind == "Pod"))) return applied;
-  const json& meta = object["metadata"];
-  const kube::ObjectRef ref{api_version, kind, meta.value("namespace", ""), meta.value("name", "")};
+  const kube::ObjectRef ref{api_version, kind, util::MetaString(object, "namespace"), util::MetaString(object, "name")};
   if (auto st = client_.Delete(ref, kube::Propagation::kBackground); !st && !kube::IsReason(st.error(), "NotFound")) {
     return st.error();
   }

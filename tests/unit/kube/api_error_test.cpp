@@ -87,17 +87,17 @@ TEST_CASE("redact: headers and bodies") {
   CHECK(RedactHeader("Authorization", "Bearer sekrit") == "Bearer <masked>");
   CHECK(RedactHeader("authorization", "sekrit") == "<masked>");
   CHECK(RedactHeader("Accept", "application/json") == "application/json");
-  CHECK(RedactBody(R"({"kind":"Secret","data":{"a":"c2Vj"},"stringData":{"b":"sec"}})") ==
+  CHECK(RedactBody("", R"({"kind":"Secret","data":{"a":"c2Vj"},"stringData":{"b":"sec"}})") ==
         R"({"data":{"a":"***"},"kind":"Secret","stringData":{"b":"***"}})");
-  CHECK(RedactBody(R"({"kind":"SecretList","items":[{"kind":"Secret","data":{"a":"x"}}]})") ==
+  CHECK(RedactBody("", R"({"kind":"SecretList","items":[{"kind":"Secret","data":{"a":"x"}}]})") ==
         R"({"items":[{"data":{"a":"***"},"kind":"Secret"}],"kind":"SecretList"})");
   // A real SecretList: its items have no kind of their own.
-  CHECK(RedactBody(R"({"apiVersion":"v1","kind":"SecretList","items":[{"metadata":{"name":"s"},"data":{"a":"x"}}]})") ==
+  CHECK(RedactBody("", R"({"apiVersion":"v1","kind":"SecretList","items":[{"metadata":{"name":"s"},"data":{"a":"x"}}]})") ==
         R"({"apiVersion":"v1","items":[{"data":{"a":"***"},"metadata":{"name":"s"}}],"kind":"SecretList"})");
-  CHECK(RedactBody(R"({"kind":"ConfigMap","data":{"a":"x"}})") == R"({"kind":"ConfigMap","data":{"a":"x"}})");
-  CHECK(RedactBody(R"({"kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"z"}})") ==
+  CHECK(RedactBody("", R"({"kind":"ConfigMap","data":{"a":"x"}})") == R"({"kind":"ConfigMap","data":{"a":"x"}})");
+  CHECK(RedactBody("", R"({"kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"z"}})") ==
         R"({"kind":"ExecCredential","status":{"expirationTimestamp":"z","token":"***"}})");
-  CHECK(RedactBody("not json") == "not json");
+  CHECK(RedactBody("", "not json") == "not json");
 }
 
 }  // namespace
