@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "state/lease.hpp"
+#include "state/secret_key.hpp"
 #include "state/store.hpp"
 #include "util/json_get.hpp"
 #include "util/strings.hpp"
@@ -78,7 +79,7 @@ util::Result<Revision> ParseRevision(const json& j) {
 std::map<std::pair<std::string, std::string>, std::string> OldHashes(const std::vector<SyncInput>& inputs) {
   std::map<std::pair<std::string, std::string>, std::string> out;
   for (const auto& in : inputs) {
-    for (const auto& e : in.diff) out[{e.manifest, e.key}] = e.old_hash;
+    for (const auto& e : in.diff) out[{e.manifest, e.key}] = ShownHash(e.parsed, e.old_hash);
   }
   return out;
 }

@@ -63,6 +63,13 @@ util::Result<SecretHashKey> LoadSecretHashKey(kube::Client& client, CreateKey cr
   return out;
 }
 
+std::string ShownHash(const StateKey& key, const std::string& stored) { return IsSecret(key) ? "" : stored; }
+
+std::string ShownHash(const std::string& key, const std::string& stored) {
+  auto parsed = ParseStateKey(key);
+  return parsed ? ShownHash(*parsed, stored) : stored;
+}
+
 bool AnySecret(const std::vector<DesiredManifest>& manifests) {
   for (const auto& m : manifests) {
     for (const auto& d : m.objects) {
