@@ -55,13 +55,15 @@ bool IsSecretPath(std::string_view path) {
     path = slash == std::string_view::npos ? std::string_view() : path.substr(slash);
   }
   path = path.substr(0, path.find('?'));
-  const std::vector<std::string> parts = util::Split(path, '/');  // parts[0] is "" (leading '/')
-  size_t at = 0;
-  if (parts.size() >= 3 && parts[1] == "api") at = 3;        // /api/v1/...
-  if (parts.size() >= 4 && parts[1] == "apis") at = 4;       // /apis/group/version/...
-  if (at == 0 || at >= parts.size()) return false;
-  if (parts[at] == "namespaces" && at + 2 < parts.size()) at += 2;  // /namespaces/NS/<resource>
-  return parts[at] == "secrets";
+  const std::vector<std::string> parts = util::Split(path, '/');
+  // The server URL may have a path of its own (a proxy's /k8s/clusters/c-1): try every api root in it.
+  for (size_t root = 1; root < parts.size(); ++root) {
+    size_t at = parts[root] == "api" ? root + 2 : parts[root] == "apis" ? root + 3 : 0;  // after the version
+    if (at == 0 || at >= parts.size()) continue;
+    if (parts[at] == "namespaces" && at + 2 < parts.size()) at += 2;  // /namespaces/NS/<resource>
+    if (parts[at] == "secrets") return true;
+  }
+  return false;
 }
 
 std::string RedactBody(std::string_view path, std::string_view body, std::string_view request_body) {
