@@ -18,7 +18,8 @@ bool IsSecretPath(std::string_view path);
 /// A body safe to log. JSON: every Secret in it (by kind, and every object or list item of any kind
 /// when `path` is a Secret path: PartialObjectMetadata, Status, ...) has its data/stringData values and
 /// the values in JSON copies of it in annotations (last-applied-configuration) masked; an
-/// ExecCredential's status fields are masked; then every value of a Secret in `request_body` (the body
+/// ExecCredential's status fields are masked; so is the contentHash of a tazuna state entry for a Secret
+/// (it may be the Go tool's plain SHA-256 of the Secret); then every value of a Secret in `request_body` (the body
 /// sent) is scrubbed from the text, as a server may echo it in a message. A non-JSON body on a Secret
 /// path is not shown at all; any other is returned unchanged.
 std::string RedactBody(std::string_view path, std::string_view body, std::string_view request_body = "");

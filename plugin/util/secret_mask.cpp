@@ -66,19 +66,28 @@ void AddValue(std::string value, std::vector<std::string>& out) {
   if (value.size() >= kMinScrubbed) out.push_back(std::move(value));
 }
 
+// Every scalar under a value of `data`/`stringData`: a server echoes a wrongly typed value's parts
+// (`got &value.valueUnstructured{Value:[]interface {}{"..."}}`), not the JSON it was sent as.
+void CollectLeaves(const json& value, bool base64, int depth, std::vector<std::string>& out) {
+  if (depth > kMaxCopyDepth) return;
+  if (value.is_structured()) {
+    for (const auto& member : value) CollectLeaves(member, base64, depth + 1, out);
+    return;
+  }
+  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  AddValue(text, out);
+  if (!base64) {
+    AddValue(Base64Encode(text), out);
+  } else if (auto decoded = Base64Decode(text)) {
+    AddValue(std::move(*decoded), out);
+  }
+}
+
 void CollectValues(const json& value, int depth, std::vector<std::string>& out) {
   if (depth > kMaxCopyDepth) return;
   if (value.is_object()) {
-    for (const auto& [key, v] : JsonObject(value, "data").items()) {
-      if (!v.is_string()) continue;
-      AddValue(v.get<std::string>(), out);
-      if (auto decoded = Base64Decode(v.get<std::string>())) AddValue(std::move(*decoded), out);
-    }
-    for (const auto& [key, v] : JsonObject(value, "stringData").items()) {
-      const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
-      AddValue(text, out);
-      AddValue(Base64Encode(text), out);
-    }
+    for (const auto& [key, v] : JsonObject(value, "data").items()) CollectLeaves(v, true, depth, out);
+    for (const auto& [key, v] : JsonObject(value, "stringData").items()) CollectLeaves(v, false, depth, out);
     for (const auto& [key, member] : value.items()) CollectValues(member, depth + 1, out);
   } else if (value.is_array()) {
     for (const auto& member : value) CollectValues(member, depth + 1, out);

@@ -52,7 +52,7 @@ print(json.dumps({"namespace": m["namespace"], "labels": clean(m.get("labels")),
 
 expect_rc 0 "build accepts every quirk" kubectl tazuna build
 build_out=$OUT
-expect_not_contains "$build_out" "null" "build prints no null"
+expect_not_contains "$build_out" ": null" "build prints no null value"
 expect_rc 0 "sync accepts every quirk" kubectl tazuna state sync -n "$nt"
 table="QUIRK               KUBECTL              TAZUNA               SAME"
 for q in "${quirks[@]}"; do

@@ -73,20 +73,24 @@ mkdir -p bad/objs
 printf 'spec:\n  manifests:\n    - {name: %sbad, type: manifests, path: ./objs}\n' "$M" > bad/tazuna.yaml
 printf 'apiVersion: v1\nkind: Secret\nmetadata: {name: bad, namespace: %s}\nstringData:\n  password: [%s]\n  other: {nested: %s}\n' \
   "$ns" "$value" "$b64" > bad/objs/bad.yaml
-(cd bad && v10 "sync of a Secret the server refuses" 1 state sync)
-expect_contains "$ERR" "bad" "the error names the Secret"
-(cd bad && v10 "diff --show-changes of it" 2 state diff --show-changes)
-(cd bad && v10 "drift of it" 0 state drift)
+cd bad
+v10 "sync of a Secret the server refuses" 1 state sync
+expect_contains "$ERR" "secret/bad -n $ns" "the error names the Secret"
+expect_contains "$ERR" 'valueUnstructured{Value:[]interface {}{\"***\"}}' "the server's echo of the value is masked"
+v10 "diff --show-changes of it" 2 state diff --show-changes
+v10 "drift of it (never applied: live-missing)" 1 state drift
+cd "$repo"
 
 cat "$E2E_TMP"/plan*.json >> "$log"
 for c in $(kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o name); do kubectl get "$c" -n tazuna -o json >> "$E2E_TMP/revisions.json"; done
-expect_eq "$(grep -c '^### ' "$log")" "24" "every command's output was kept"
+expect_eq "$(grep -c "^### " "$log")" "21" "every command's output was kept"
+grep -n -F -- "${plain:0:12}" "$log" | cut -c1-300 >&2
 for needle in "$value" "$b64" "$value2" "$b64_2" "$plain" "${plain:0:12}"; do
   hits=$(grep -c -F -- "$needle" "$log")
   expect_eq "$hits" "0" "no output line holds ${needle:0:16}... (grep -c over $(wc -l < "$log") lines)"
   expect_eq "$(grep -c -F -- "$needle" "$E2E_TMP/revisions.json")" "0" "no revision holds ${needle:0:16}..."
 done
-echo "grep: $(wc -l < "$log") lines of output at -v 10 from 24 commands; needles: value, its base64, data value, its base64, plain hash, its 12-digit prefix"
+echo "grep: $(wc -l < "$log") lines of output at -v 10 from 21 commands; needles: value, its base64, data value, its base64, plain hash, its 12-digit prefix"
 
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
 kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-${M}bad" >/dev/null 2>&1
