@@ -6,6 +6,7 @@
 #include "kube/redact.hpp"
 #include "kube/retry.hpp"
 #include "kube/url.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -82,6 +83,10 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   auto resp = transport_.Do(req);
   if (!resp) return resp;
   if (resp->body.size() > kMaxResponseBytes) return ResponseTooLarge(call.method, call.path);
+  if (util::NestsDeeperThan(resp->body, util::kMaxJsonDepth)) {
+    return util::MakeError(util::ErrorKind::kApi, StrCat("the response to ", call.method, " ", call.path,
+                                                         " nests deeper than ", util::kMaxJsonDepth, " levels"));
+  }
   LogResponse(req, *resp, std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now() - start));
   EmitWarnings(*resp);
   return resp;

@@ -33,6 +33,12 @@ bool IsAggregated(const DiscoveryResponse& r) {
 
 nlohmann::json ParseBody(const std::string& body) { return nlohmann::json::parse(body, nullptr, false); }
 
+// A discovery answer whose parts are of the wrong type or name no usable path: an error, never a server
+// without resources.
+util::Error BadDocument(const std::string& what) {
+  return util::MakeError(util::ErrorKind::kApi, StrCat("invalid discovery document from the server: ", what));
+}
+
 // A group or version the server names becomes one segment of a request path: nothing else may pass.
 bool IsPathSegment(const std::string& s) {
   return s.find_first_of("/?#%") == std::string::npos && s != "." && s != "..";
@@ -149,8 +155,11 @@ util::Result<std::vector<ResourceInfo>> Discovery::FetchAll() {
   if (IsAggregated(*core)) {
     out = ParseAggregated(*core_doc);
   } else {
+    if (!util::JsonField(*core_doc, "versions").is_array()) return BadDocument("/api has no list of versions");
     for (const auto& v : util::JsonArray(*core_doc, "versions")) {
-      if (!v.is_string() || !IsPathSegment(v.get<std::string>())) continue;
+      if (!v.is_string() || !IsPathSegment(v.get<std::string>())) {
+        return BadDocument(StrCat("/api names version ", util::Printable(v.dump().substr(0, 80))));
+      }
       auto list = fetch_(StrCat("/api/", v.get<std::string>()), "application/json");
       if (!list) return list.error();
       for (auto& r : ParseResourceList(ParseBody(list->body))) out.push_back(std::move(r));
@@ -173,7 +182,9 @@ util::Status Discovery::FetchLegacyGroups(const nlohmann::json& group_list, std:
     for (const auto& v : util::JsonArray(group, "versions")) {
       const std::string group_version = util::JsonString(v, "groupVersion");
       const auto [g, version] = util::SplitApiVersion(group_version);
-      if (!IsPathSegment(g) || !IsPathSegment(version)) continue;
+      if (version.empty() || !IsPathSegment(g) || !IsPathSegment(version)) {
+        return BadDocument(StrCat("/apis names group version ", util::Printable(v.dump().substr(0, 80))));
+      }
       auto list = fetch_(StrCat("/apis/", group_version), "application/json");
       if (!list) return list.error();
       for (auto& r : ParseResourceList(ParseBody(list->body))) out->push_back(std::move(r));

@@ -57,7 +57,7 @@ bool MaskSecret(json& obj, SecretBy by) {
 }
 
 std::vector<std::string> RequestSecretValues(std::string_view path, std::string_view request_body) {
-  if (request_body.empty()) return {};
+  if (request_body.empty() || util::NestsDeeperThan(request_body, util::kMaxJsonDepth)) return {};
   const json sent = json::parse(request_body, nullptr, false);
   return util::SecretValues(sent, IsSecretPath(path) ? SecretBy::kForce : SecretBy::kKind);
 }
@@ -91,6 +91,9 @@ bool IsSecretPath(std::string_view path) {
 
 std::string RedactBody(std::string_view path, std::string_view body, std::string_view request_body) {
   const bool secret_path = IsSecretPath(path);
+  if (util::NestsDeeperThan(body, util::kMaxJsonDepth)) {
+    return util::StrCat("<", body.size(), " bytes nesting deeper than ", util::kMaxJsonDepth, " levels, not shown>");
+  }
   const std::vector<std::string> sent = RequestSecretValues(path, request_body);
   json doc = json::parse(body, nullptr, false);
   if (doc.is_discarded()) {

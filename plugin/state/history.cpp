@@ -63,8 +63,10 @@ util::Result<Revision> ParseRevision(const json& j) {
     r.manifests = j.value("manifests", std::vector<std::string>{});
     r.counts = j.value("counts", std::map<std::string, std::map<std::string, int>>{});
     for (const auto& o : j.value("objects", json::array())) {
-      r.objects.push_back({o.at("manifest").get<std::string>(), o.at("key").get<std::string>(),
-                           o.at("verb").get<std::string>(), o.value("oldHash", ""), o.value("newHash", "")});
+      // A record an older version wrote may hold a Secret's plain hash as its old one: never shown.
+      const std::string key = o.at("key").get<std::string>();
+      r.objects.push_back({o.at("manifest").get<std::string>(), key, o.at("verb").get<std::string>(),
+                           ShownHash(key, o.value("oldHash", "")), o.value("newHash", "")});
     }
     r.objects_omitted = j.value("objectsOmitted", size_t{0});
     r.plan_digest = j.value("planDigest", "");

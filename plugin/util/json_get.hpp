@@ -27,6 +27,13 @@ bool JsonBool(const nlohmann::json& object, std::string_view key, bool fallback 
 /// `parent[key]` as an object to write into: a `parent` or member of another shape (a server answer
 /// that is not what it should be) is replaced by an empty object first, so indexing never throws.
 nlohmann::json& WritableObject(nlohmann::json& parent, std::string_view key);
+/// Whether JSON text nests objects and arrays deeper than `limit` levels (strings are skipped; the text
+/// need not be valid). Serialising, comparing or walking such a value recurses once per level, so
+/// text from outside is refused past a limit instead of overflowing the stack.
+bool NestsDeeperThan(std::string_view text, size_t limit);
+/// The nesting depth no Kubernetes object comes near (CRD schemas nest a few dozen levels).
+inline constexpr size_t kMaxJsonDepth = 1000;
+
 /// metadata.<field> of an object when it is a string, else "" (name, namespace, uid, resourceVersion).
 std::string MetaString(const nlohmann::json& object, std::string_view field);
 

@@ -99,6 +99,7 @@ void Readers(kube::Client& client, util::Logger& log, util::Clock& clock) {
 
 extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, size_t size) {
   using namespace tazuna;
+  using nlohmann::json;
   if (size < 2) return 0;
   const std::string body(fuzz::Text(data + 2, size - 2));
   const int status = fuzz::kStatuses[data[0] % fuzz::kStatuses.size()];

@@ -255,6 +255,17 @@ TEST_CASE("client: a response body over the cap is an error naming it (issue 25)
         "the response to GET /api/v1/namespaces/x/configmaps/big is larger than 64 MiB, the most this client reads");
 }
 
+TEST_CASE("client: an answer nesting deeper than 1000 levels is refused before it is walked (issue 25)") {
+  Fixture f;
+  f.transport.Add("GET /prefix/api/v1/namespaces/x/configmaps/deep", 200, std::string(100000, '['));
+  std::ostringstream err;
+  util::Logger verbose(err, 10);
+  Client c(f.config, f.transport, f.procs, verbose, f.clock, f.env);
+  auto got = c.Get({"v1", "ConfigMap", "x", "deep"});
+  REQUIRE_FALSE(got);
+  CHECK(got.error().message == "the response to GET /api/v1/namespaces/x/configmaps/deep nests deeper than 1000 levels");
+}
+
 TEST_CASE("client: a -v 8 log of a Secret's PartialObjectMetadata holds no value (issue 25)") {
   Fixture f;
   std::ostringstream err;

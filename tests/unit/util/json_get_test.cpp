@@ -43,6 +43,14 @@ TEST_CASE("json get: WritableObject replaces a member of another shape") {
   CHECK(scalar.dump() == R"({"x":{"y":1}})");
 }
 
+TEST_CASE("json get: nesting depth of JSON text, strings skipped") {
+  CHECK_FALSE(NestsDeeperThan(R"({"a":[1,{"b":2}]})", 3));
+  CHECK(NestsDeeperThan(R"({"a":[1,{"b":2}]})", 2));
+  CHECK_FALSE(NestsDeeperThan(R"({"a":"[[[[[\"[[[["})", 1));
+  CHECK(NestsDeeperThan(std::string(5000, '['), kMaxJsonDepth));
+  CHECK_FALSE(NestsDeeperThan("not json ]]]", 0));
+}
+
 TEST_CASE("parallel: an exception in a worker reaches the caller, and stops new items") {
   std::atomic<int> ran{0};
   bool caught = false;
