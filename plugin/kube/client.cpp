@@ -39,6 +39,25 @@ std::string CollectionPath(const ResourceInfo& info, const std::string& ns) {
   return path + "/" + info.resource;
 }
 
+// Moves the items of one list page to `items`, with apiVersion and kind (`type`) filled in; a page that
+// is not a list of objects is an error naming the path.
+util::Status AppendPage(nlohmann::json& page, const std::string& path, const std::pair<std::string, std::string>& type,
+                        std::vector<nlohmann::json>& items) {
+  const nlohmann::json& page_items = util::JsonField(page, "items");
+  if (!page.is_object() || !(page_items.is_array() || page_items.is_null())) {
+    return util::MakeError(util::ErrorKind::kApi, StrCat("the response to GET ", path, " is not a list"));
+  }
+  for (auto& item : page["items"]) {
+    if (!item.is_object()) {
+      return util::MakeError(util::ErrorKind::kApi, StrCat("the response to GET ", path, " lists a non-object"));
+    }
+    item["apiVersion"] = type.first;
+    item["kind"] = type.second;
+    items.push_back(std::move(item));
+  }
+  return util::Ok();
+}
+
 }  // namespace
 
 Client::Client(RestConfig config, Transport& transport, util::ProcessRunner& processes, util::Logger& log,
@@ -118,18 +137,7 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
       continue;
     }
     if (!page) return page.error();
-    const nlohmann::json& page_items = util::JsonField(*page, "items");
-    if (!page->is_object() || !(page_items.is_array() || page_items.is_null())) {
-      return util::MakeError(util::ErrorKind::kApi, StrCat("the response to GET ", path, " is not a list"));
-    }
-    for (auto& item : (*page)["items"]) {
-      if (!item.is_object()) {
-        return util::MakeError(util::ErrorKind::kApi, StrCat("the response to GET ", path, " lists a non-object"));
-      }
-      item["apiVersion"] = api_version;
-      item["kind"] = kind;
-      items.push_back(std::move(item));
-    }
+    if (auto st = AppendPage(*page, path, {api_version, kind}, items); !st) return st.error();
     cont = util::JsonString(util::JsonObject(*page, "metadata"), "continue");
     if (cont.empty()) return items;
     if (!seen.insert(cont).second) {
