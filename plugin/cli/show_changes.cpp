@@ -36,7 +36,9 @@ void MaskSecret(json& live, json& merged) {
 }
 
 void Strip(json& object) {
-  if (object.is_object() && object.contains("metadata")) object["metadata"].erase("managedFields");
+  if (object.is_object() && object.contains("metadata") && object["metadata"].is_object()) {
+    object["metadata"].erase("managedFields");
+  }
 }
 
 std::string FileName(const state::StateKey& k) {

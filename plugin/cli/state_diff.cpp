@@ -23,7 +23,7 @@ nlohmann::json EntryJson(const state::DiffEntry& e) {
   nlohmann::json j = {{"manifest", e.manifest},        {"change", state::ChangeTypeName(e.type)},
                       {"key", e.key},                  {"apiVersion", e.parsed.ApiVersion()},
                       {"kind", e.parsed.kind},         {"namespace", e.parsed.namespace_name},
-                      {"name", e.parsed.name},         {"oldHash", e.old_hash},
+                      {"name", e.parsed.name},         {"oldHash", state::ShownHash(e.parsed, e.old_hash)},
                       {"newHash", e.new_hash}};
   if (!e.old_key.empty()) j["oldKey"] = e.old_key;
   return j;
@@ -43,7 +43,7 @@ void PrintDiffTable(const StateDiffResult& r, print::Format format, bool no_head
                                       e.parsed.kind,      e.parsed.namespace_name,       e.parsed.name};
     if (wide) {
       const auto owner = r.owners.find(e.identity);  // added rows whose object exists already
-      cells.insert(cells.end(), {e.old_hash.substr(0, 12), e.new_hash.substr(0, 12),
+      cells.insert(cells.end(), {state::ShownHash(e.parsed, e.old_hash).substr(0, 12), e.new_hash.substr(0, 12),
                                  owner == r.owners.end() ? "" : state::DescribeOwner(owner->second)});
     }
     t.rows.push_back(std::move(cells));

@@ -5,6 +5,7 @@
 
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
+#include "state/secret_key.hpp"
 #include "state/store.hpp"
 
 namespace tazuna::cli {
@@ -18,7 +19,7 @@ nlohmann::json DriftList(const DriftRows& entries) {
   for (const auto& e : entries) {
     items.push_back({{"manifest", e.manifest}, {"drift", state::DriftTypeName(e.type)}, {"key", e.key},
                      {"apiVersion", e.parsed.ApiVersion()}, {"kind", e.parsed.kind},
-                     {"namespace", e.parsed.namespace_name}, {"name", e.parsed.name}, {"hash", e.stored_hash}});
+                     {"namespace", e.parsed.namespace_name}, {"name", e.parsed.name}, {"hash", state::ShownHash(e.parsed, e.stored_hash)}});
   }
   return print::ListOf(std::move(items));
 }
@@ -35,7 +36,7 @@ void PrintDriftTable(const DriftRows& entries, print::Format format, bool no_hea
   for (const auto& e : entries) {
     t.rows.push_back({e.manifest, state::DriftTypeName(e.type), e.parsed.ApiVersion(), e.parsed.kind,
                       e.parsed.namespace_name, e.parsed.name});
-    if (wide) t.rows.back().push_back(e.stored_hash);
+    if (wide) t.rows.back().push_back(state::ShownHash(e.parsed, e.stored_hash));
   }
   print::PrintTable(out, t, !no_headers);
 }

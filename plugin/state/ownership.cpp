@@ -8,6 +8,7 @@
 #include "state/lease.hpp"
 #include "state/marks.hpp"
 #include "state/secret_key.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -18,12 +19,6 @@ using util::StrCat;
 namespace {
 
 std::string Where(const DesiredObject& d) { return d.source.empty() ? "" : " (" + d.source + ")"; }
-
-// A string field, or "" when absent or of another type (a server answer is never trusted to be well-formed).
-std::string StringOr(const json& object, const char* field) {
-  const auto it = object.find(field);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 }  // namespace
 
@@ -80,15 +75,12 @@ util::Status CheckNotReserved(const std::vector<DesiredManifest>& manifests) {
 
 LiveOwner OwnerOf(const json& live) {
   LiveOwner owner;
-  const json meta = live.value("metadata", json::object());
-  const json annotations = meta.value("annotations", json::object());
-  if (annotations.is_object()) {
-    owner.manifest = StringOr(annotations, kManifestAnnotation);
-    owner.origin = StringOr(annotations, kOriginAnnotation);
-  }
-  for (const auto& f : meta.value("managedFields", json::array())) {
-    if (!f.is_object()) continue;
-    const std::string manager = f.value("manager", "");
+  const json& meta = util::JsonObject(live, "metadata");
+  const json& annotations = util::JsonObject(meta, "annotations");
+  owner.manifest = util::JsonString(annotations, kManifestAnnotation);
+  owner.origin = util::JsonString(annotations, kOriginAnnotation);
+  for (const auto& f : util::JsonArray(meta, "managedFields")) {
+    const std::string manager = util::JsonString(f, "manager");
     owner.tazuna_manager |= manager == "tazuna";
     if (!manager.empty() && std::find(owner.managers.begin(), owner.managers.end(), manager) == owner.managers.end()) {
       owner.managers.push_back(manager);
@@ -153,9 +145,7 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
     const std::vector<json>& items = **listed;
     const ObjectIdentity& any = *wanted.begin();
     for (const auto& item : items) {
-      const auto meta = item.find("metadata");
-      if (meta == item.end() || !meta->is_object()) continue;
-      ObjectIdentity id{any.group, any.kind, any.namespace_name, StringOr(*meta, "name")};
+      ObjectIdentity id{any.group, any.kind, any.namespace_name, util::MetaString(item, "name")};
       if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item));
     }
   }
