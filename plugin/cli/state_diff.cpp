@@ -136,7 +136,7 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   for (const auto& in : *inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
   state::SortDiff(all);
   if (format == print::Format::kWide) {
-    result.owners = state::ReadLiveOwners(client, *inputs, state::OwnerRows::kAdded, (*session)->log);
+    result.owners = state::ReadLiveOwners(client, *inputs, {state::OwnerRows::kAdded}, (*session)->log);
   }
   printer->Print(result, ctx.out);
   if (show_changes && !all.empty()) {

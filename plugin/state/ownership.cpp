@@ -42,7 +42,7 @@ util::Status CheckRenderedOnce(const std::vector<DesiredManifest>& manifests) {
   return util::Ok();
 }
 
-LiveOwner OwnerOf(const json& live) {
+LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover) {
   LiveOwner owner;
   const json meta = live.value("metadata", json::object());
   const json annotations = meta.value("annotations", json::object());
@@ -55,6 +55,7 @@ LiveOwner OwnerOf(const json& live) {
       owner.managers.push_back(manager);
     }
   }
+  if (takeover != nullptr) owner.takeover = FindTakeover(meta, *takeover);
   return owner;
 }
 
@@ -64,13 +65,13 @@ std::string DescribeOwner(const LiveOwner& owner) {
   return util::Join(owner.managers, ",");
 }
 
-LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, OwnerRows rows,
+LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, const OwnerQuery& query,
                           util::Logger& log) {
   // apiVersion, kind, namespace -> the identities wanted from that list
   std::map<std::tuple<std::string, std::string, std::string>, std::set<ObjectIdentity>> lists;
   for (const auto& in : inputs) {
     for (const auto& e : in.diff) {
-      if (!Wanted(e, rows)) continue;
+      if (!Wanted(e, query.rows)) continue;
       const DesiredObject& d = in.desired.objects[static_cast<size_t>(e.object_index)];
       lists[{d.key.ApiVersion(), d.key.kind, d.identity.namespace_name}].insert(d.identity);
     }
@@ -92,7 +93,7 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
     for (const auto& item : *items) {
       const json meta = item.value("metadata", json::object());
       ObjectIdentity id{any.group, any.kind, any.namespace_name, meta.value("name", "")};
-      if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item));
+      if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item, query.takeover));
     }
   }
   return out;

@@ -22,18 +22,27 @@ util::Status CheckRenderedOnce(const std::vector<DesiredManifest>& manifests);
 /// Which apply rows ReadLiveOwners looks at.
 enum class OwnerRows { kAdded, kApplies };
 
-/// Reads who owns the live objects of the `rows` of `inputs`: one metadata-only LIST per kind and
-/// namespace, never a GET per object. Objects that do not exist are absent from the result. A kind
-/// that is not served yet (its CRD comes in this run) has no live objects; a LIST that fails otherwise
-/// (RBAC) is logged once and its objects are treated as unknown (absent).
-LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, OwnerRows rows,
+/// What ReadLiveOwners reads.
+struct OwnerQuery {
+  OwnerRows rows = OwnerRows::kApplies;
+  /// When set, an object whose fields these managers share with tazuna keeps what the take-over of
+  /// them needs (LiveOwner::takeover, from the same LIST).
+  const TakeoverManagers* takeover = nullptr;
+};
+
+/// Reads who owns the live objects of the rows of `inputs` the query names: one metadata-only LIST per
+/// kind and namespace, never a GET per object. Objects that do not exist are absent from the result. A
+/// kind that is not served yet (its CRD comes in this run) has no live objects; a LIST that fails
+/// otherwise (RBAC) is logged once and its objects are treated as unknown (absent).
+LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, const OwnerQuery& query,
                           util::Logger& log);
 
 /// For tables: the owning manifest, or the field managers of an unmarked object ("kubectl-create").
 std::string DescribeOwner(const LiveOwner& owner);
 
-/// Who owns `live` (a live object or its PartialObjectMetadata).
-LiveOwner OwnerOf(const nlohmann::json& live);
+/// Who owns `live` (a live object or its PartialObjectMetadata); with `takeover`, also what taking over
+/// those managers' fields needs (LiveOwner::takeover).
+LiveOwner OwnerOf(const nlohmann::json& live, const TakeoverManagers* takeover = nullptr);
 
 /// After a sync that took objects over (SyncResult::taken_from), removes them from the states of the
 /// manifests they were taken from, so those manifests see them as no longer theirs (their next diff

@@ -5,6 +5,7 @@
 
 #include "state/marks.hpp"
 #include "state/readiness.hpp"
+#include "state/takeover_apply.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -152,20 +153,28 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     return;
   }
   const bool judge = JudgedOnApply(e, *task.object, o);
-  auto applied =
-      Limited([&] { return ApplyOrReplace(*task.object, MarkedMetadata(*task.object, e.manifest), judge, o); });
+  // Fields earlier apply tools share with tazuna are taken over around the apply (takeover_apply.hpp).
+  ApplyTakeover takeover({client_, log_, o.takeover, o.dry_run}, live != nullptr ? live->takeover.get() : nullptr);
+  std::string taken;  // what the take-over let the apply remove
+  auto applied = Limited([&]() -> util::Result<kube::ApplyResult> {
+    if (auto st = takeover.Before(*task.object); !st) return st.error();
+    auto r = ApplyOrReplace(*task.object, MarkedMetadata(*task.object, e.manifest), judge || takeover.active(), o);
+    if (r) taken = takeover.After(r->object);
+    return r;
+  });
   if (applied) {
     task.result.verb = applied->created ? Verb::kCreated : Verb::kConfigured;
     if (judge) task.readiness = JudgeReadiness(applied->object);
     if (!applied->created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {
       task.result.verb = Verb::kAdopted;  // made by someone else; tazuna manages it from now on
-      task.result.note = "was managed by " + util::Join(live->managers, ", ");
+      if (!live->managers.empty()) task.result.note = "was managed by " + util::Join(live->managers, ", ");
     } else if (!applied->created && foreign) {
       task.result.note = util::StrCat("moved from manifest ", util::Quote(live->manifest));
       if (o.sibling_manifests.count(live->manifest) == 0) {  // --take-ownership: its old state lets go (ReleaseTaken)
         task.result.taken = std::make_unique<TakenFrom>(TakenFrom{live->manifest, e.identity});
       }
     }
+    if (!taken.empty()) task.result.note += (task.result.note.empty() ? "" : "; ") + taken;
     if (o.dry_run == kube::DryRun::kNone) {
       cp.Set(e.manifest, e.key, e.new_hash);
       if (!e.old_key.empty()) cp.Set(e.manifest, e.old_key, std::nullopt);

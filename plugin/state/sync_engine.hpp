@@ -13,6 +13,7 @@
 #include "state/adaptive_limit.hpp"
 #include "state/checkpoint.hpp"
 #include "state/diff.hpp"
+#include "state/field_takeover.hpp"
 #include "state/wait.hpp"
 #include "util/clock.hpp"
 #include "util/logger.hpp"
@@ -76,6 +77,8 @@ struct LiveOwner {
   std::string manifest;               ///< annotation tazuna.pepabo.com/manifest; empty when unmarked
   bool tazuna_manager = false;        ///< tazuna's field manager owns fields of it
   std::vector<std::string> managers;  ///< every field manager, in managedFields order, without repeats
+  /// Set when fields of apply tools are to be taken over (FindTakeover); null for nearly every object.
+  std::shared_ptr<const TakeoverState> takeover;
 };
 /// Live owners by identity (objects that exist only).
 using LiveOwners = std::map<ObjectIdentity, LiveOwner>;
@@ -116,6 +119,8 @@ struct SyncOptions {
   /// unless take_ownership; an object nobody from tazuna manages is `adopted`.
   LiveOwners live_owners;
   bool take_ownership = false;
+  /// Field managers of earlier apply tools whose fields tazuna takes over (field_takeover.hpp).
+  TakeoverManagers takeover = DefaultTakeoverManagers();
   /// Every manifest of this tazuna.yaml: an object owned by one of them moves (it no longer renders
   /// it, or it would be rendered twice), one owned by any other manifest is a conflict.
   std::set<std::string> sibling_manifests;
