@@ -9,6 +9,7 @@
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
+#include "cli/takeover_flag.hpp"
 #include "state/plan.hpp"
 #include "state/plan_file.hpp"
 #include "state/secret_key.hpp"
@@ -85,10 +86,13 @@ util::Status WritePlan(Context& ctx, const StateDiffOptions& o, const std::vecto
 
 }  // namespace
 
-util::Status StateDiffOptions::Complete(Context&, const FlagSet&) {
+util::Status StateDiffOptions::Complete(Context& ctx, const FlagSet&) {
   auto parsed = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
   if (!parsed) return parsed.error();
   format = *parsed;
+  auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
+  if (!managers) return managers.error();
+  takeover = std::move(*managers);
   print::Renderers<StateDiffResult> renderers;
   renderers.machine = [](const StateDiffResult& r) {
     std::vector<nlohmann::json> items;
@@ -142,7 +146,7 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   if (show_changes && !all.empty()) {
     std::vector<state::DesiredManifest> desired;
     for (auto& in : *inputs) desired.push_back(std::move(in.desired));
-    if (auto st = ShowChanges(ctx, client, all, desired); !st) return st.error();
+    if (auto st = ShowChanges(ctx, {client, (*session)->log, takeover}, all, desired); !st) return st.error();
   }
   return all.empty() ? kExitOk : kExitDifferences;
 }
@@ -167,10 +171,12 @@ Command NewStateDiffCommand() {
     AddOutputFlag(f, o->output, "table, wide, json, yaml");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     f.Bool(&o->show_changes, "show-changes", 0,
-           "Also show a unified diff of each added or modified object: live vs. server-side dry run "
-           "(Secret values masked; KUBECTL_EXTERNAL_DIFF is honoured).");
+           "Also show a unified diff of each added or modified object: live vs. server-side dry run, with the "
+           "fields the sync's take-over of earlier tools' fields removes (Secret values masked; "
+           "KUBECTL_EXTERNAL_DIFF is honoured).");
     f.String(&o->out_file, "out", 0,
              "Also write a plan to this file (hashes and resourceVersions, no object bodies) for state sync --plan.");
+    AddTakeoverFlag(f, o->takeover_managers);
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

@@ -8,6 +8,7 @@
 #include "cli/options.hpp"
 #include "cli/print/printer.hpp"
 #include "state/diff.hpp"
+#include "state/field_takeover.hpp"
 #include "state/ownership.hpp"
 
 namespace tazuna::cli {
@@ -26,11 +27,14 @@ struct StateDiffOptions {
   bool no_headers = false;
   bool show_changes = false;
   std::string out_file;  ///< --out: also write a plan for `state sync --plan`
+  std::string takeover_managers;  ///< --takeover-managers (what --show-changes shows the sync removing)
   // Completed:
   print::Format format = print::Format::kTable;
   std::unique_ptr<print::Printer<StateDiffResult>> printer;
+  state::TakeoverManagers takeover;
 
-  /// Picks the printer from -o; kUsage error for an unknown format.
+  /// Picks the printer from -o, resolves --takeover-managers; kUsage error for an unknown format or
+  /// an invalid manager list.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// Flag combinations (none conflict today); no I/O.
   util::Status Validate() const;
