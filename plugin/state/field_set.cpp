@@ -105,6 +105,17 @@ FieldSet FieldSet::WithoutAncestorsOf(const FieldSet& other) const {
   });
 }
 
+FieldSet FieldSet::Below(const std::string& key) const {
+  const FieldSet* child = Find(key);
+  return child == nullptr ? FieldSet() : *child;
+}
+
+FieldSet FieldSet::Under(const std::string& key) const {
+  FieldSet out;
+  if (!empty()) out.children_.push_back(Child{key, *this});
+  return out;
+}
+
 bool FieldSet::Contains(const FieldPath& path) const {
   const FieldSet* node = this;
   for (const auto& key : path) {

@@ -39,6 +39,10 @@ class FieldSet {
   /// This set without the paths that lead to a path of `other` (its proper prefixes): a map or list
   /// item that still holds something `other` owns is not free, even if its own entry is.
   FieldSet WithoutAncestorsOf(const FieldSet& other) const;
+  /// The paths under `key`, without it; empty when there are none.
+  FieldSet Below(const std::string& key) const;
+  /// Every path of this set under `key` (a set whose one node `key` holds this one).
+  FieldSet Under(const std::string& key) const;
   /// Whether `path` is in the set.
   bool Contains(const FieldPath& path) const;
   /// The outermost paths of the set: a path whose prefix is in the set is left out (removing the

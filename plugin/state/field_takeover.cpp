@@ -95,10 +95,18 @@ FieldOwners ReadFieldOwners(const json& managed_fields, const TakeoverManagers& 
   return owners;
 }
 
+FieldOwners WithWrittenFields(FieldOwners owners, const json& object) {
+  const bool secret = object.is_object() && object.value("apiVersion", json()) == "v1" &&
+                      object.value("kind", json()) == "Secret";
+  if (secret) owners.tazuna = owners.tazuna.Union(owners.tazuna.Below("f:stringData").Under("f:data"));
+  return owners;
+}
+
 std::shared_ptr<const TakeoverState> FindTakeover(const json& metadata, const TakeoverManagers& takeover) {
   if (!metadata.is_object()) return nullptr;
+  static const json kNone = json::array();  // read only; no copy of every listed object's managedFields
   const auto found = metadata.find("managedFields");
-  const json fields = found != metadata.end() && found->is_array() ? *found : json::array();
+  const json& fields = found != metadata.end() && found->is_array() ? *found : kNone;
   const bool any_tool = std::any_of(fields.begin(), fields.end(), [&](const json& entry) {
     return entry.is_object() && IsTool(entry, takeover);
   });

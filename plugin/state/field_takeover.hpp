@@ -66,6 +66,9 @@ struct FieldOwners {
   std::vector<std::string> tool_managers;  ///< managers of `tools`, without repeats
 };
 FieldOwners ReadFieldOwners(const nlohmann::json& managed_fields, const TakeoverManagers& takeover);
+/// `owners` of `object` as seen for Leftovers: a Secret's `stringData` keys, which the server writes
+/// to `data` and keeps no trace of, count as tazuna's `data` keys too.
+FieldOwners WithWrittenFields(FieldOwners owners, const nlohmann::json& object);
 
 /// What a metadata LIST saw of an object whose fields apply tools share with tazuna.
 struct TakeoverState {

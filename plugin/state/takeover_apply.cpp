@@ -131,7 +131,7 @@ TakeoverPreview PreviewTakeover(const TakeoverContext& c, const json& live, json
   TakeoverPreview out;
   FieldSet moved;
   StripTakenOver(ManagedFieldsOf(live), c.managers, &moved);  // what a sync's Before would move
-  const FieldOwners after = ReadFieldOwners(ManagedFieldsOf(merged), c.managers);
+  const FieldOwners after = WithWrittenFields(ReadFieldOwners(ManagedFieldsOf(merged), c.managers), merged);
   const FieldSet released = moved.empty() ? FieldSet() : Released(moved, after);
   const FieldSet remove = scope == PreviewScope::kLeftovers ? Leftovers(after).Union(released) : released;
   if (remove.empty()) {

@@ -118,6 +118,8 @@ controller t-gotool
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: t-left, namespace: %s}\ndata: {a: "1", extra: "x"}\n' "$ns" \
   > "$repo/orig/t-left.yaml"
 kubectl apply -f "$repo/orig/t-left.yaml" >/dev/null
+# A Secret kubectl made from literals, adopted by a manifest that says stringData (written to data).
+kubectl create secret generic t-secret -n "$ns" --from-literal=user=u >/dev/null
 
 write_manifests() {  # write_manifests VERSION: the tazuna manifest and kubectl's files
   rm -f "$repo/objs/"*.yaml "$repo/kube/"*.yaml
@@ -132,6 +134,8 @@ write_manifests() {  # write_manifests VERSION: the tazuna manifest and kubectl'
   cm k-bfa "$1" | sed '/ctl:/d' > "$repo/kube/k-bfa.yaml"
   cm t-gotool "$1" > "$repo/objs/t-gotool.yaml"
   printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: t-left, namespace: %s}\ndata: {a: "1"}\n' "$ns" > "$repo/objs/t-left.yaml"
+  printf 'apiVersion: v1\nkind: Secret\nmetadata: {name: t-secret, namespace: %s}\nstringData: {user: u}\n' "$ns" \
+    > "$repo/objs/t-secret.yaml"
 }
 get() { kubectl get -n "$ns" "$@" 2>&1; }
 # owns KIND NAME MANAGER[:OPERATION] FIELD...: "yes" when the manager's entry (no subresource) holds
@@ -172,7 +176,7 @@ expect_eq "$(owns cm t-apply kubectl-client-side-apply metadata annotations kube
 for f in "$repo"/kube/*.yaml; do kubectl apply --server-side -f "$f" >/dev/null || fail "kubectl apply --server-side $f"; done
 expect_rc 1 "drift after adoption: only the leftover" kubectl tazuna state drift -o wide
 expect_eq "$(echo "$OUT" | awk 'NR>1 {print $2, $6, $NF}')" "live-leftover t-left data.extra" \
-  "a field kubectl set that the manifest never did is a live-leftover; defaults and bookkeeping are not"
+  "a field kubectl set that the manifest never did is a live-leftover; defaults, bookkeeping and a Secret's stringData are not"
 expect_eq "$(get cm t-left -o jsonpath='{.data.extra}')" "x" "and no sync removes it"
 
 # --- 2. The manifest drops a data key, a label, an annotation, an env var (and the controller's key).

@@ -156,6 +156,19 @@ TEST_CASE("takeover: leftovers are the tools' fields nobody else sets, bookkeepi
   CHECK(Described(Leftovers(o)) == std::vector<std::string>{"binaryData", "data.gone", "metadata.annotations.note"});
 }
 
+TEST_CASE("takeover: a Secret's stringData keys are the data keys the manifest sets") {
+  const json fields = json::array({
+      Entry("tazuna", "Apply", R"({"f:stringData":{"f:user":{}}})"),
+      Entry("kubectl-create", "Update", R"({"f:data":{".":{},"f:user":{},"f:password":{}},"f:type":{}})"),
+  });
+  const json secret = {{"apiVersion", "v1"}, {"kind", "Secret"}};
+  const FieldOwners read = ReadFieldOwners(fields, DefaultTakeoverManagers());
+  CHECK(Described(Leftovers(WithWrittenFields(read, secret))) == std::vector<std::string>{"data.password", "type"});
+  CHECK(Described(Leftovers(WithWrittenFields(read, {{"apiVersion", "v1"}, {"kind", "ConfigMap"}}))) ==
+        std::vector<std::string>{"data", "type"});
+  CHECK(StripTakenOver(fields, DefaultTakeoverManagers(), nullptr) == std::nullopt);  // nothing really shared
+}
+
 TEST_CASE("takeover: fields read as a short list") {
   std::vector<FieldPath> paths;
   for (const char* f : {"a", "b", "c"}) paths.push_back({"f:data", std::string("f:") + f});
