@@ -34,6 +34,8 @@ inline constexpr ToolManager kDefaultToolManagers[] = {
     {"kubectl-create", "kubectl create"},
     {"kubectl-edit", "kubectl edit"},
     {"kubectl-replace", "kubectl replace"},
+    {"kubectl-run", "kubectl run"},
+    {"kubectl-expose", "kubectl expose"},
     {"kubectl", "kubectl apply --server-side (its default manager); old kubectl versions, for every command"},
     {"helm", "helm install/upgrade"},
     {"tazuna", "the Go tazuna before it used server-side apply (Update)"},

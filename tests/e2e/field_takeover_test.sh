@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Adopted objects converge (issue 30): objects made by `kubectl apply` (client-side), `kubectl create`,
-# helm, the Go tazuna's Update and before managedFields existed are adopted; when the manifest then
+# Adopted objects converge (issue 30): objects made by `kubectl apply` (client-side and server-side),
+# `kubectl create`, helm, the Go tazuna's Update and before managedFields existed are adopted; when the manifest then
 # drops a data key, a label, an annotation and a container env var, the sync removes them from the live
 # object, while fields another manager wrote through Update (a controller's data key, replicas set
 # through the scale subresource) stay. Every case runs side by side with `kubectl apply --server-side`
@@ -95,6 +95,7 @@ for who in t k; do
   both "$who-create" orig > "$repo/orig/$who-create.yaml"
   kubectl create -f "$repo/orig/$who-create.yaml" >/dev/null
   "$HELM" install "$who-helm" "$chart" -n "$ns" >/dev/null || fail "helm install $who-helm"
+  cm "$who-ssa" orig | kubectl apply --server-side -f - >/dev/null  # field manager kubectl, Apply
   # Made before managedFields were tracked: the first server-side apply gives them to before-first-apply.
   cm "$who-bfa" orig > "$repo/orig/$who-bfa.yaml"
   kubectl apply -f "$repo/orig/$who-bfa.yaml" >/dev/null
@@ -114,6 +115,8 @@ for who in t k; do
   done
 done
 controller t-gotool
+controller t-ssa
+controller k-ssa
 # A field kubectl set that the tazuna manifest never does: a leftover no sync removes.
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: t-left, namespace: %s}\ndata: {a: "1", extra: "x"}\n' "$ns" \
   > "$repo/orig/t-left.yaml"
@@ -133,6 +136,8 @@ write_manifests() {  # write_manifests VERSION: the tazuna manifest and kubectl'
   cm t-bfa "$1" | sed '/ctl:/d' > "$repo/objs/t-bfa.yaml"
   cm k-bfa "$1" | sed '/ctl:/d' > "$repo/kube/k-bfa.yaml"
   cm t-gotool "$1" > "$repo/objs/t-gotool.yaml"
+  cm t-ssa "$1" > "$repo/objs/t-ssa.yaml"
+  cm k-ssa "$1" > "$repo/kube/k-ssa.yaml"
   printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: t-left, namespace: %s}\ndata: {a: "1"}\n' "$ns" > "$repo/objs/t-left.yaml"
   printf 'apiVersion: v1\nkind: Secret\nmetadata: {name: t-secret, namespace: %s}\nstringData: {user: u}\n' "$ns" \
     > "$repo/objs/t-secret.yaml"
@@ -194,7 +199,7 @@ cm_state() { get cm "$1" -o jsonpath='{.data.a} {.data.b} {.data.ctl} {.metadata
 deploy_state() { get deploy "$1" -o jsonpath='{.spec.replicas} {.metadata.labels.keep} {.metadata.labels.old} {.spec.template.spec.containers[0].env[*].name}'; }
 converged_cm='1  on 1  1 '        # a, no b, the controller's ctl, keep, no old, keep, no note
 converged_deploy='3 1  KEEP'     # the scaler's replicas, keep, no old, env KEEP only
-for m in $makers gotool; do
+for m in $makers gotool ssa; do
   expect_eq "$(cm_state "t-$m")" "$converged_cm" "$m: tazuna removed data.b, label old, annotation note; kept the controller's key"
 done
 expect_eq "$(cm_state t-bfa) $(cm_state k-bfa)" '1   1  1  1   1  1 ' "bfa: tazuna and kubectl apply --server-side remove the same"
@@ -203,7 +208,9 @@ for m in $makers; do
 done
 # kubectl apply --server-side migrates only the managers that own last-applied-configuration (client-side apply):
 # it converges for kubectl apply (and before-first-apply) objects, and keeps what kubectl create and helm set.
-expect_eq "$(cm_state k-apply)" "$converged_cm" "apply: kubectl apply --server-side converges the same"
+for m in apply ssa; do
+  expect_eq "$(cm_state "k-$m")" "$converged_cm" "$m: kubectl apply --server-side converges the same"
+done
 expect_eq "$(deploy_state k-apply)" "$converged_deploy" "apply: the same for the Deployment"
 for m in create helm; do
   expect_eq "$(cm_state "k-$m")" '1 2 on 1 1 1 1' "$m: kubectl apply --server-side keeps them (tazuna is better here)"
