@@ -82,7 +82,8 @@ util::Status WriteSides(const state::TakeoverContext& c, const state::DiffEntry&
 }  // namespace
 
 util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
-                         const std::vector<state::DiffEntry>& entries, const std::vector<state::DesiredManifest>& desired) {
+                         const std::vector<state::DiffEntry>& entries,
+                         const std::vector<state::DesiredManifest>& desired) {
   char tmpl[] = "/tmp/kubectl-tazuna-diff-XXXXXX";
   if (::mkdtemp(tmpl) == nullptr) return util::MakeError(util::ErrorKind::kInternal, "cannot create a temp dir");
   const std::string root = tmpl, live_dir = root + "/LIVE", merged_dir = root + "/MERGED";

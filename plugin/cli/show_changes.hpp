@@ -16,6 +16,7 @@ namespace tazuna::cli {
 /// LIVE/ and MERGED/ temp directories and compared with `diff -u -N` or $KUBECTL_EXTERNAL_DIFF; its
 /// output goes to ctx.out. `takeover.dry_run` is not used.
 util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
-                         const std::vector<state::DiffEntry>& entries, const std::vector<state::DesiredManifest>& desired);
+                         const std::vector<state::DiffEntry>& entries,
+                         const std::vector<state::DesiredManifest>& desired);
 
 }  // namespace tazuna::cli

@@ -38,9 +38,9 @@ struct StateSyncOptions {
   std::unique_ptr<print::Printer<state::SyncReport>> printer;
   state::TakeoverManagers takeover;  ///< resolved --takeover-managers
 
-  /// Reads TAZUNA_STATE_SYNC_DELETE and --takeover-managers, parses --lock-timeout (seconds, at most a day) and --timeout (a
-  /// duration of at least a second), reads the --plan file (its selection replaces -e/-t/-m) and picks
-  /// the printer from -o; kUsage errors naming the flag, the file's read or parse error.
+  /// Reads TAZUNA_STATE_SYNC_DELETE and --takeover-managers, parses --lock-timeout (seconds, at most a
+  /// day) and --timeout (a duration of at least a second), reads the --plan file (its selection replaces
+  /// -e/-t/-m) and picks the printer from -o; kUsage errors naming the flag, the file's read or parse error.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// --dry-run is none or server (hinting at server for client/true), --concurrency 1..512,
   /// --history-limit 1..1000, -e/-t/-m with --plan only when they equal the plan's; no I/O.

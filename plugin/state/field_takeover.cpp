@@ -85,7 +85,8 @@ FieldOwners ReadFieldOwners(const json& managed_fields, const TakeoverManagers& 
   }
   for (const auto& entry : managed_fields) {
     if (!entry.is_object() || IsTazunaApply(entry)) continue;
-    const bool tool = owners.has_tazuna && IsTool(entry, takeover) && Field(entry, "apiVersion") == owners.tazuna_version;
+    const bool tool =
+        owners.has_tazuna && IsTool(entry, takeover) && Field(entry, "apiVersion") == owners.tazuna_version;
     FieldSet& into = tool ? owners.tools : owners.others;
     into = into.Union(FieldsOf(entry));
     const std::string manager = Field(entry, "manager");
@@ -128,7 +129,8 @@ std::optional<json> StripTakenOver(const json& managed_fields, const TakeoverMan
   if (!owners.has_tazuna || owners.tools.Intersect(owners.tazuna).empty()) return std::nullopt;
   json out = json::array();
   for (const auto& entry : managed_fields) {
-    const bool tool = entry.is_object() && IsTool(entry, takeover) && Field(entry, "apiVersion") == owners.tazuna_version;
+    const bool tool =
+        entry.is_object() && IsTool(entry, takeover) && Field(entry, "apiVersion") == owners.tazuna_version;
     if (!tool) {
       out.push_back(entry);
       continue;

@@ -120,8 +120,8 @@ std::string ApplyTakeover::After(const json& applied) {
       c_.log.Warning(StrCat(Describe(ref), ": cannot take over the fields of earlier tools yet (the next sync that "
                             "changes it does): ", moved.error().message));
     } else if (!moved->empty()) {
-      c_.log.Log(2, StrCat(Describe(ref), ": fields of ", util::Join(ReadFieldOwners(fields, c_.managers).tool_managers, ", "),
-                           " taken over"));
+      const auto tools = ReadFieldOwners(fields, c_.managers).tool_managers;
+      c_.log.Log(2, StrCat(Describe(ref), ": fields of ", util::Join(tools, ", "), " taken over"));
     }
   }
   return removed.empty() ? "" : "removed " + DescribeFields(removed);
