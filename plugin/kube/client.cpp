@@ -226,6 +226,14 @@ util::Result<nlohmann::json> Client::Apply(const nlohmann::json& object, const A
   return SendJson(*call);
 }
 
+util::Result<nlohmann::json> Client::JsonPatch(const ObjectRef& ref, const nlohmann::json& operations, DryRun dry_run) {
+  auto path = RefPath(ref, true);
+  if (!path) return path.error();
+  Call call{"PATCH", *path, {}, operations.dump(), "application/json-patch+json"};
+  AddDryRun(dry_run, &call.query);
+  return SendJson(call);
+}
+
 util::Status Client::Delete(const ObjectRef& ref, Propagation propagation, DryRun dry_run,
                             const Preconditions& preconditions) {
   auto path = RefPath(ref, true);

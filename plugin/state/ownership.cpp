@@ -73,7 +73,7 @@ util::Status CheckNotReserved(const std::vector<DesiredManifest>& manifests) {
   return util::Ok();
 }
 
-LiveOwner OwnerOf(const json& live) {
+LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover) {
   LiveOwner owner;
   const json& meta = util::JsonObject(live, "metadata");
   const json& annotations = util::JsonObject(meta, "annotations");
@@ -86,6 +86,7 @@ LiveOwner OwnerOf(const json& live) {
       owner.managers.push_back(manager);
     }
   }
+  if (takeover != nullptr) owner.takeover = FindTakeover(meta, *takeover);
   return owner;
 }
 
@@ -118,13 +119,13 @@ util::Result<std::optional<std::vector<json>>> ListOwners(kube::Client& client, 
 
 }  // namespace
 
-LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, OwnerRows rows,
-                          util::Logger& log, std::set<ObjectIdentity>* unknown) {
+LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, const OwnerQuery& query,
+                          util::Logger& log) {
   // apiVersion, kind, namespace -> the identities wanted from that list
   std::map<std::tuple<std::string, std::string, std::string>, std::set<ObjectIdentity>> lists;
   for (const auto& in : inputs) {
     for (const auto& e : in.diff) {
-      if (!Wanted(e, rows)) continue;
+      if (!Wanted(e, query.rows)) continue;
       const DesiredObject& d = in.desired.objects[static_cast<size_t>(e.object_index)];
       lists[{d.key.ApiVersion(), d.key.kind, d.identity.namespace_name}].insert(d.identity);
     }
@@ -136,7 +137,7 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
     auto listed = ListOwners(client, api_version, kind, ns);
     if (!listed) {
       // Unknown (RBAC without list, a failing server): never taken as "nobody owns them".
-      if (unknown != nullptr) unknown->insert(wanted.begin(), wanted.end());
+      if (query.unknown != nullptr) query.unknown->insert(wanted.begin(), wanted.end());
       if (!warned) log.Warning(StrCat("cannot list ", kind, " to check who owns existing objects: ", listed.error().message));
       warned = true;
       continue;
@@ -146,7 +147,7 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
     const ObjectIdentity& any = *wanted.begin();
     for (const auto& item : items) {
       ObjectIdentity id{any.group, any.kind, any.namespace_name, util::MetaString(item, "name")};
-      if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item));
+      if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item, query.takeover));
     }
   }
   return out;

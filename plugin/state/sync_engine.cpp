@@ -8,6 +8,7 @@
 #include "state/ownership.hpp"
 #include "state/readiness.hpp"
 #include "util/json_get.hpp"
+#include "state/takeover_apply.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -219,7 +220,7 @@ util::Result<const LiveOwner*> SyncEngine::LiveOwnerOf(const DiffEntry& e, const
   auto live = Limited([&] { return ReadLive(client_, e.parsed, e.identity.namespace_name); });
   if (!live) return live.error().WithContext("cannot tell who owns it");
   if (!live->object) return static_cast<const LiveOwner*>(nullptr);
-  fetched = OwnerOf(*live->object);
+  fetched = OwnerOf(*live->object, &o.takeover);
   return static_cast<const LiveOwner*>(&fetched);
 }
 
@@ -233,7 +234,7 @@ void SyncEngine::RecordApplied(Task& task, const kube::ApplyResult& applied, con
     task.result.note = "deleted and created again: fields that cannot change changed";
   } else if (!applied.created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {
     task.result.verb = Verb::kAdopted;  // made by someone else; tazuna manages it from now on
-    task.result.note = "was managed by " + util::Join(live->managers, ", ");
+    if (!live->managers.empty()) task.result.note = "was managed by " + util::Join(live->managers, ", ");
   } else if (!applied.created && !conflict.empty()) {
     task.result.note = StrCat("taken over; was ", conflict);
     // --take-ownership: its old state lets go (ReleaseTaken)
@@ -268,10 +269,19 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   }
   const bool judge = JudgedOnApply(e, *task.object, o);
   const Marks marks{e.manifest, o.origin.Mark()};
-  auto applied = Limited([&] { return ApplyOrReplace(task, MarkedMetadata(*task.object, marks), judge, o); });
+  // Fields earlier apply tools share with tazuna are taken over around the apply (takeover_apply.hpp).
+  ApplyTakeover takeover({client_, log_, o.takeover, o.dry_run}, live != nullptr ? live->takeover.get() : nullptr);
+  std::string taken;  // what the take-over let the apply remove
+  auto applied = Limited([&]() -> util::Result<kube::ApplyResult> {
+    if (auto st = takeover.Before(*task.object); !st) return st.error();
+    auto r = ApplyOrReplace(task, MarkedMetadata(*task.object, marks), judge || takeover.active(), o);
+    if (r) taken = takeover.After(r->object);
+    return r;
+  });
   if (applied) {
     RecordApplied(task, *applied, live, conflict);
     if (judge) task.readiness = JudgeReadiness(applied->object);
+    if (!taken.empty()) task.result.note += (task.result.note.empty() ? "" : "; ") + taken;
     if (o.dry_run == kube::DryRun::kNone) {
       cp.Set(e.manifest, e.key, e.new_hash);
       if (!e.old_key.empty()) cp.Set(e.manifest, e.old_key, std::nullopt);

@@ -23,13 +23,7 @@ constexpr char kApis[] =
     R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[)"
     R"({"resource":"deployments","responseKind":{"kind":"Deployment"},"scope":"Namespaced"}]}]}]})";
 
-struct Fixture {
-  FakeTransport transport;
-  FakeProcesses procs;
-  FakeClock clock;
-  std::ostringstream err;
-  util::Logger log{err, 0};
-  util::Environment env;
+struct Fixture : testing::FakeClientIo {
   RestConfig config;
   Fixture() {
     config.server = "https://k.example:6443/prefix/";

@@ -157,13 +157,7 @@ constexpr char kApisLeases[] =
     R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"coordination.k8s.io"},"versions":[)"
     R"({"version":"v1","resources":[{"resource":"leases","responseKind":{"kind":"Lease"},"scope":"Namespaced"}]}]}]})";
 
-struct Server {
-  FakeTransport transport;
-  FakeProcesses procs;
-  FakeClock clock;
-  std::ostringstream err;
-  util::Logger log{err, 0};
-  util::Environment env;
+struct Server : kube::testing::FakeClientIo {
   kube::RestConfig config;
   Server() {
     config.server = "https://k.example:6443";

@@ -4,6 +4,9 @@
 
 #include "util/parallel.hpp"
 
+#include <chrono>
+#include <thread>
+
 namespace tazuna::util {
 namespace {
 
@@ -55,9 +58,13 @@ TEST_CASE("parallel: an exception in a worker reaches the caller, and stops new 
   std::atomic<int> ran{0};
   bool caught = false;
   try {
+    // Every other item takes a millisecond, so the 1000 items take far longer than the throw needs
+    // to be caught even under a sanitizer (where throwing is slow): items already started may still
+    // finish, but the run stops long before the end.
     ParallelFor(1000, 4, [&](size_t i) {
       ++ran;
       if (i == 3) throw std::runtime_error("boom");
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     });
   } catch (const std::runtime_error& e) {
     caught = std::string(e.what()) == "boom";
