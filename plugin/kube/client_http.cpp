@@ -7,6 +7,7 @@
 #include "kube/redact.hpp"
 #include "kube/retry.hpp"
 #include "kube/url.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -95,6 +96,11 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   ++requests_;
   auto resp = transport_.Do(req);
   if (!resp) return resp;
+  if (resp->body.size() > kMaxResponseBytes) return ResponseTooLarge(call.method, call.path);
+  if (util::NestsDeeperThan(resp->body, util::kMaxJsonDepth)) {
+    return util::MakeError(util::ErrorKind::kApi, StrCat("the response to ", call.method, " ", call.path,
+                                                         " nests deeper than ", util::kMaxJsonDepth, " levels"));
+  }
   LogResponse(req, *resp, std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now() - start));
   if (!call.quiet) EmitWarnings(*resp);
   return resp;
@@ -168,7 +174,10 @@ util::Result<HttpResponse> Client::Send(const Call& call) {
     const bool past_deadline = wait && call.deadline && clock_.Steady() + *wait >= *call.deadline;
     if (!wait || past_deadline) {
       if (!resp) return resp.error();
-      if (resp->status < 200 || resp->status > 299) return ErrorFromResponse(*resp);
+      if (resp->status < 200 || resp->status > 299) {
+        // A server may echo what it was sent: the error about a Secret is built from a redacted answer.
+        return ErrorFromResponse(RedactResponse(call.path, call.body, std::move(*resp)));
+      }
       return resp;
     }
     log_.Log(6, StrCat("retrying ", call.method, " ", call.path, " in ", wait->count(), "ms (",
@@ -194,7 +203,7 @@ void Client::LogRequest(const HttpRequest& req) const {
   for (const auto& [name, value] : req.headers) {
     log_.Log(7, StrCat("    ", name, ": ", RedactHeader(name, value)));
   }
-  if (log_.Enabled(8) && !req.body.empty()) log_.Log(8, StrCat("Request Body: ", RedactBody(req.body)));
+  if (log_.Enabled(8) && !req.body.empty()) log_.Log(8, StrCat("Request Body: ", RedactBody(req.url, req.body)));
 }
 
 void Client::LogResponse(const HttpRequest& req, const HttpResponse& resp, std::chrono::milliseconds took) const {
@@ -203,7 +212,7 @@ void Client::LogResponse(const HttpRequest& req, const HttpResponse& resp, std::
   if (log_.Enabled(7)) {
     for (const auto& [name, value] : resp.headers) log_.Log(7, StrCat("    ", name, ": ", value));
   }
-  if (log_.Enabled(8)) log_.Log(8, StrCat("Response Body: ", RedactBody(resp.body)));
+  if (log_.Enabled(8)) log_.Log(8, StrCat("Response Body: ", RedactBody(req.url, resp.body, req.body)));
 }
 
 void Client::EmitWarnings(const HttpResponse& resp) {

@@ -4,7 +4,9 @@
 
 #include "kube/settled_write.hpp"
 #include "state/lease.hpp"
+#include "state/secret_key.hpp"
 #include "state/store.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -62,8 +64,10 @@ util::Result<Revision> ParseRevision(const json& j) {
     r.manifests = j.value("manifests", std::vector<std::string>{});
     r.counts = j.value("counts", std::map<std::string, std::map<std::string, int>>{});
     for (const auto& o : j.value("objects", json::array())) {
-      r.objects.push_back({o.at("manifest").get<std::string>(), o.at("key").get<std::string>(),
-                           o.at("verb").get<std::string>(), o.value("oldHash", ""), o.value("newHash", "")});
+      // A record an older version wrote may hold a Secret's plain hash as its old one: never shown.
+      const std::string key = o.at("key").get<std::string>();
+      r.objects.push_back({o.at("manifest").get<std::string>(), key, o.at("verb").get<std::string>(),
+                           ShownHash(key, o.value("oldHash", "")), o.value("newHash", "")});
     }
     r.objects_omitted = j.value("objectsOmitted", size_t{0});
     r.plan_digest = j.value("planDigest", "");
@@ -78,7 +82,7 @@ util::Result<Revision> ParseRevision(const json& j) {
 std::map<std::pair<std::string, std::string>, std::string> OldHashes(const std::vector<SyncInput>& inputs) {
   std::map<std::pair<std::string, std::string>, std::string> out;
   for (const auto& in : inputs) {
-    for (const auto& e : in.diff) out[{e.manifest, e.key}] = e.old_hash;
+    for (const auto& e : in.diff) out[{e.manifest, e.key}] = ShownHash(e.parsed, e.old_hash);
   }
   return out;
 }
@@ -167,11 +171,15 @@ std::string ChangeSummary(const Revision& r) {
 RevisionStatus EffectiveStatus(const Revision& r, const json& lease, std::chrono::system_clock::time_point now) {
   if (r.status != RevisionStatus::kInProgress) return r.status;
   if (!lease.is_object()) return RevisionStatus::kInterrupted;
-  const json spec = lease.value("spec", json::object());
-  if (spec.value("holderIdentity", "") != r.lock_holder || r.lock_holder.empty()) return RevisionStatus::kInterrupted;
+  const json& spec = util::JsonObject(lease, "spec");
+  if (util::JsonString(spec, "holderIdentity") != r.lock_holder || r.lock_holder.empty()) {
+    return RevisionStatus::kInterrupted;
+  }
   std::chrono::system_clock::time_point renewed;
-  if (!util::ParseRfc3339(spec.value("renewTime", ""), &renewed)) return RevisionStatus::kInProgress;
-  const auto duration = std::chrono::seconds(spec.value("leaseDurationSeconds", 0));
+  if (!util::ParseRfc3339(util::JsonString(spec, "renewTime"), &renewed)) return RevisionStatus::kInProgress;
+  // Clamped to a year: a server's number must not overflow the time arithmetic.
+  const auto duration =
+      std::chrono::seconds(std::clamp<int64_t>(util::JsonInt(spec, "leaseDurationSeconds"), 0, int64_t{366} * 86400));
   return renewed + duration < now ? RevisionStatus::kInterrupted : RevisionStatus::kInProgress;
 }
 
@@ -201,7 +209,7 @@ util::Status HistoryStore::Create(Revision& r) {
   // The name is this sync's own (a ULID): a record with our data there is ours, whatever the answer said.
   auto created = kube::WriteSettled(client_, cm, kube::SameData(cm));
   if (!created) return created.error().WithContext("recording revision " + r.id);
-  r.resource_version = (*created)["metadata"].value("resourceVersion", "");
+  r.resource_version = util::MetaString(*created, "resourceVersion");
   return util::Ok();
 }
 
@@ -209,11 +217,11 @@ util::Status HistoryStore::Update(Revision& r) {
   auto live = client_.Get({"v1", "ConfigMap", kStateNamespace, ConfigMapNameOf(r.id)});
   if (!live) return live.error().WithContext("recording revision " + r.id);
   json cm = *live;
-  if (!r.resource_version.empty()) cm["metadata"]["resourceVersion"] = r.resource_version;
+  if (!r.resource_version.empty()) util::WritableObject(cm, "metadata")["resourceVersion"] = r.resource_version;
   cm["data"] = {{"revision", RevisionToJson(r).dump()}};
   auto updated = kube::WriteSettled(client_, cm, kube::SameData(cm));
   if (!updated) return updated.error().WithContext("recording revision " + r.id);
-  r.resource_version = (*updated)["metadata"].value("resourceVersion", "");
+  r.resource_version = util::MetaString(*updated, "resourceVersion");
   return util::Ok();
 }
 
@@ -222,16 +230,15 @@ util::Result<std::vector<Revision>> HistoryStore::List(util::Logger& log) {
   if (!items) return items.error();
   std::vector<Revision> out;
   for (const auto& cm : *items) {
-    const std::string name = cm["metadata"].value("name", "");
-    const json data = cm.value("data", json::object());
-    const json parsed = json::parse(data.value("revision", ""), nullptr, false);
+    const std::string name = util::MetaString(cm, "name");
+    const json parsed = json::parse(util::JsonString(util::JsonObject(cm, "data"), "revision"), nullptr, false);
     auto r = RevisionFromJson(parsed);
     if (!r) {
       log.Warning(StrCat("skipped ConfigMap ", kStateNamespace, "/", name, ": ", r.error().message));
       continue;
     }
-    r->resource_version = cm["metadata"].value("resourceVersion", "");
-    r->created_at = cm["metadata"].value("creationTimestamp", "");
+    r->resource_version = util::MetaString(cm, "resourceVersion");
+    r->created_at = util::MetaString(cm, "creationTimestamp");
     out.push_back(std::move(*r));
   }
   std::sort(out.begin(), out.end(), [](const Revision& a, const Revision& b) {
@@ -248,8 +255,9 @@ util::Result<int> HistoryStore::Trim(int limit, const std::string& keep_id) {
   // nor loses them at once.
   std::vector<std::pair<std::string, std::string>> records;  // creationTimestamp, name
   for (const auto& cm : *items) {
-    const json meta = cm.value("metadata", json::object());
-    records.emplace_back(meta.value("creationTimestamp", ""), meta.value("name", ""));
+    // A nameless item of a wrong answer must never become a DELETE of the whole collection.
+    std::string name = util::MetaString(cm, "name");
+    if (!name.empty()) records.emplace_back(util::MetaString(cm, "creationTimestamp"), std::move(name));
   }
   std::sort(records.rbegin(), records.rend());
   const std::string own = ConfigMapNameOf(keep_id);
@@ -279,7 +287,7 @@ std::string WhoAmI(kube::Client& client) {
   auto answer = client.Create(review);
   if (answer && answer->is_object()) {
     const std::string user =
-        answer->value("status", json::object()).value("userInfo", json::object()).value("username", "");
+        util::JsonString(util::JsonObject(util::JsonObject(*answer, "status"), "userInfo"), "username");
     if (!user.empty()) return user;
   }
   const std::string& name = client.config().user_name;

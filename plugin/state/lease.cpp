@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "kube/settled_write.hpp"
 #include "state/store.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -46,11 +48,6 @@ bool Complete(const ProcessPlace& p) {
   return !p.boot_id.empty() && !p.host.empty() && !p.pid_namespace.empty() && p.pid > 0;
 }
 
-json Annotations(const json& lease) {
-  const json annotations = lease.value("metadata", json::object()).value("annotations", json::object());
-  return annotations.is_object() ? annotations : json::object();
-}
-
 json LeaseObject(const LockOptions& o, util::Clock& clock) {
   const std::string now = util::FormatRfc3339Micro(clock.Now());
   json lease = {{"apiVersion", "coordination.k8s.io/v1"},
@@ -69,19 +66,19 @@ json LeaseObject(const LockOptions& o, util::Clock& clock) {
   return lease;
 }
 
-std::string Spec(const json& lease, const char* field) {
-  const json spec = lease.value("spec", json::object());
-  return spec.is_object() && spec.contains(field) && spec[field].is_string() ? spec[field].get<std::string>() : "";
-}
+std::string Spec(const json& lease, const char* field) { return util::JsonString(util::JsonObject(lease, "spec"), field); }
 std::string Holder(const json& lease) { return Spec(lease, "holderIdentity"); }
+std::string Annotation(const json& lease, const char* name) {
+  return util::JsonString(util::JsonObject(util::JsonObject(lease, "metadata"), "annotations"), name);
+}
 // Who holds the lease, or who held it last when it has been released since.
 std::string DescribeHolder(const json& lease) {
   if (!Holder(lease).empty()) return Holder(lease);
-  const json last = Annotations(lease).value(kLastHolderAnnotation, json());
-  return last.is_string() && !last.get<std::string>().empty() ? last.get<std::string>() + " (finished since)" : "none";
+  const std::string last = Annotation(lease, kLastHolderAnnotation);
+  return last.empty() ? "none" : last + " (finished since)";
 }
 
-std::string Version(const json& lease) { return lease.value("metadata", json::object()).value("resourceVersion", ""); }
+std::string Version(const json& lease) { return util::MetaString(lease, "resourceVersion"); }
 
 bool ProcessExists(int pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 
@@ -99,9 +96,9 @@ bool Takeable(const json& lease, const LockOptions& o, Observation& seen, util::
     seen.version = Version(lease);
     seen.since = clock.Steady();
   }
-  const json spec = lease.value("spec", json::object());
-  const json seconds = spec.is_object() ? spec.value("leaseDurationSeconds", json(0)) : json(0);
-  const auto duration = std::chrono::seconds(seconds.is_number_integer() ? seconds.get<int64_t>() : 0);
+  // A server's number is clamped to a year, so converting it to the steady clock's unit cannot overflow.
+  const int64_t seconds = util::JsonInt(util::JsonObject(lease, "spec"), "leaseDurationSeconds");
+  const auto duration = std::chrono::seconds(std::clamp<int64_t>(seconds, 0, int64_t{366} * 24 * 3600));
   return clock.Steady() - seen.since >= duration;
 }
 
@@ -137,8 +134,7 @@ util::Result<std::optional<Taken>> TryTake(kube::Client& client, util::Clock& cl
 }  // namespace
 
 bool HolderGoneHere(const json& lease, const ProcessPlace& here, const std::function<bool(int pid)>& exists) {
-  const json record = Annotations(lease).value(kProcessAnnotation, json());
-  const auto fields = util::Split(record.is_string() ? record.get<std::string>() : "", ' ');
+  const auto fields = util::Split(Annotation(lease, kProcessAnnotation), ' ');
   if (!Complete(here) || fields.size() != 5 || fields[0].empty() || fields[0] != Holder(lease)) return false;
   if (fields[1] != here.boot_id || fields[3] != here.host || fields[4] != here.pid_namespace) return false;
   int pid = 0;
@@ -223,7 +219,7 @@ bool SyncLock::HeldLocked(std::chrono::steady_clock::time_point now) const {
 void SyncLock::RenewOnce(std::unique_lock<std::mutex>& lock) {
   json renewed = lease_;
   const std::string renew_time = util::FormatRfc3339Micro(clock_.Now());
-  renewed["spec"]["renewTime"] = renew_time;
+  util::WritableObject(renewed, "spec")["renewTime"] = renew_time;
   const auto started = clock_.Steady();
   const auto period = std::chrono::duration_cast<std::chrono::milliseconds>(options_.lease_duration) / 3;
   // Cut at the renew deadline: an answer after it would come too late to keep writing. Past the deadline
@@ -299,8 +295,8 @@ SyncLock::~SyncLock() {
   renewer_.join();
   if (!lost_.empty()) return;  // someone else holds it now (or may): leave their lease alone
   json released = lease_;
-  released["spec"]["holderIdentity"] = "";
-  released["metadata"]["annotations"][kLastHolderAnnotation] = options_.holder;
+  util::WritableObject(released, "spec")["holderIdentity"] = "";
+  util::WritableObject(util::WritableObject(released, "metadata"), "annotations")[kLastHolderAnnotation] = options_.holder;
   // Best effort: an unreleased lease expires, and a holder gone from this place is taken over at once.
   auto written = client_.Update(released, {kube::DryRun::kNone, kube::Fence::kSkip, clock_.Steady() + kReleaseTimeout});
   if (!written) log_.Log(2, StrCat("could not release the sync lock: ", written.error().message));

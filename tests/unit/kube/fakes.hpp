@@ -3,11 +3,13 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "kube/client.hpp"
 #include "kube/rest_config.hpp"
 #include "kube/transport.hpp"
 #include "util/clock.hpp"
@@ -96,16 +98,21 @@ struct FakeTransport : Transport {
   }
 };
 
-/// What a Client needs, faked: a transport that already answers discovery (ConfigMaps, Namespaces; no
-/// groups), canned processes, a settable clock, a log into `err`, and a config for https://k.example:6443
-/// with a token.
-struct ClientParts {
+/// What a Client needs besides its config: fake transport, processes and clock, a logger writing to `err`,
+/// an empty environment.
+struct FakeClientIo {
   FakeTransport transport;
   FakeProcesses procs;
   FakeClock clock;
   std::ostringstream err;
   util::Logger log{err, 0};
   util::Environment env;
+};
+
+/// What a Client needs, faked: a transport that already answers discovery (ConfigMaps, Namespaces; no
+/// groups), canned processes, a settable clock, a log into `err`, and a config for https://k.example:6443
+/// with a token.
+struct ClientParts : FakeClientIo {
   RestConfig config;
   ClientParts() {
     config.server = "https://k.example:6443";
@@ -128,5 +135,21 @@ inline util::Error TransportError(const char* reason) {
   e.reason = reason;
   return e;
 }
+
+
+/// A Client of https://k.example:6443 (token auth) over FakeClientIo; discovery answers `core` for /api and
+/// `groups` for /apis.
+struct FakeClient : FakeClientIo {
+  std::unique_ptr<Client> client;
+  explicit FakeClient(const char* core = kCoreDiscovery,
+                      const char* groups = R"({"kind":"APIGroupDiscoveryList","items":[]})") {
+    RestConfig config;
+    config.server = "https://k.example:6443";
+    config.token = "t";
+    transport.Add("GET /api", 200, core, {{"Content-Type", kAggregatedDiscovery}});
+    transport.Add("GET /apis", 200, groups, {{"Content-Type", kAggregatedDiscovery}});
+    client = std::make_unique<Client>(config, transport, procs, log, clock, env);
+  }
+};
 
 }  // namespace tazuna::kube::testing
