@@ -310,9 +310,9 @@ void StateStore::DropUnnamed(const std::string& manifest, const std::vector<std:
   if (!cm && !kube::IsReason(cm.error(), "NotFound")) return;  // cannot tell what the base names: keep them
   ManifestState named;
   if (cm) {
-    const json data = cm->value("data", json::object());
-    if (!data.contains("_metadata") || !data["_metadata"].is_string()) return;  // unreadable: keep them
-    if (!ParseMetadata(ConfigMapName(manifest), data["_metadata"].get<std::string>(), named.metadata)) return;
+    const std::string metadata = util::JsonString(util::JsonObject(*cm, "data"), "_metadata");
+    // An unreadable base may still name them: keep them.
+    if (metadata.empty() || !ParseMetadata(ConfigMapName(manifest), metadata, named.metadata)) return;
   }
   for (const auto& name : shards) {
     if (std::find(named.metadata.shards.begin(), named.metadata.shards.end(), name) != named.metadata.shards.end()) {
