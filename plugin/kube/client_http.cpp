@@ -98,8 +98,10 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   if (!resp) return resp;
   if (resp->body.size() > kMaxResponseBytes) return ResponseTooLarge(call.method, call.path);
   if (util::NestsDeeperThan(resp->body, util::kMaxJsonDepth)) {
-    return util::MakeError(util::ErrorKind::kApi, StrCat("the response to ", call.method, " ", call.path,
-                                                         " nests deeper than ", util::kMaxJsonDepth, " levels"));
+    util::Error e = util::MakeError(util::ErrorKind::kApi, StrCat("the response to ", call.method, " ", call.path,
+                                                                  " nests deeper than ", util::kMaxJsonDepth, " levels"));
+    e.reason = kReasonAnswerUnreadable;
+    return e;
   }
   LogResponse(req, *resp, std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now() - start));
   if (!call.quiet) EmitWarnings(*resp);
@@ -191,8 +193,10 @@ util::Result<nlohmann::json> Client::SendJson(const Call& call) {
   if (!resp) return resp.error();
   nlohmann::json doc = nlohmann::json::parse(resp->body, nullptr, false);
   if (doc.is_discarded()) {
-    return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to ", call.method, " ",
-                                                         call.path));
+    util::Error e =
+        util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to ", call.method, " ", call.path));
+    e.reason = kReasonAnswerUnreadable;
+    return e;
   }
   return doc;
 }

@@ -243,7 +243,14 @@ void CurlTransport::Loop() {
 const char* DeliveryReason(CURLcode code, long os_errno, const std::string& detail) {
   switch (code) {
     case CURLE_COULDNT_CONNECT: return os_errno == ECONNREFUSED ? kReasonConnectionRefused : kReasonConnectFailed;
-    case CURLE_COULDNT_RESOLVE_HOST: return kReasonConnectFailed;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_URL_MALFORMAT:
+    case CURLE_PEER_FAILED_VERIFICATION:  // the handshake ends before any request byte
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE: return kReasonConnectFailed;
     case CURLE_SSL_CONNECT_ERROR:
       // No request byte goes out before the handshake ends. Dropped without a TLS alert (reset, closed):
       // a fault on the way; with an alert (a certificate refused): the server's answer.
@@ -265,7 +272,9 @@ const char* DeliveryReason(CURLcode code, long os_errno, const std::string& deta
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
     case CURLE_PARTIAL_FILE: return kReasonConnectionReset;
-    default: return "";
+    // Anything else (a reply curl could not make sense of, an encoding error, ...) may come after the
+    // request went out: for a write, only reading back tells.
+    default: return kReasonAnswerUnreadable;
   }
 }
 

@@ -8,6 +8,7 @@ bool NotSent(const util::Error& e) {
 }
 
 bool Unconfirmed(const util::Error& e) {
+  if (e.reason == kReasonAnswerUnreadable) return true;
   if (e.kind == util::ErrorKind::kApi) return e.http_code >= 500;
   return e.kind == util::ErrorKind::kTransport && (e.reason == kReasonConnectionReset || e.reason == kReasonTimeout ||
                                                    e.reason == kReasonStalled);

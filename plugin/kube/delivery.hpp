@@ -18,6 +18,9 @@ inline constexpr char kReasonConnectionReset[] = "ConnectionReset";
 inline constexpr char kReasonTimeout[] = "Timeout";
 /// Nothing came back for a long time (the stall detector cut the transfer); it may have been sent.
 inline constexpr char kReasonStalled[] = "Stalled";
+/// The server answered, but the answer could not be read (too large, nested too deep, not JSON, a
+/// transfer error this client does not know): a write it answered may have been applied.
+inline constexpr char kReasonAnswerUnreadable[] = "AnswerUnreadable";
 
 /// True when the request never reached the server: sending it again is safe whatever its method.
 bool NotSent(const util::Error& e);

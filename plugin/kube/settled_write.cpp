@@ -2,6 +2,7 @@
 
 #include "kube/delivery.hpp"
 #include "kube/retry.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -36,8 +37,9 @@ util::Error TakenByOther(const json& object, bool create) {
 }  // namespace
 
 IsMine SameData(const json& object) {
-  const json data = object.value("data", json::object());
-  return [data](const json& live) { return live.value("data", json::object()) == data; };
+  // A server's answer of any shape is compared, never trusted to be an object.
+  const json data = util::JsonObject(object, "data");
+  return [data](const json& live) { return util::JsonObject(live, "data") == data; };
 }
 
 util::Result<json> WriteSettled(Client& client, const json& object, const IsMine& mine, const RequestOptions& options,

@@ -191,6 +191,7 @@ class SyncEngine {
   void RecordApplied(Task& task, const kube::ApplyResult& applied, const LiveOwner* live, const std::string& conflict);
   util::Result<kube::ApplyResult> ApplyOrReplace(Task& task, const nlohmann::json& metadata,
                                                  bool want_object, const SyncOptions& o);
+  bool ExistsMarked(const nlohmann::json& object, const Marks& marks);
   util::Result<kube::ApplyResult> Recreate(const nlohmann::json& object, const kube::ApplyOptions& apply,
                                            const Marks& marks);
   bool JudgedOnApply(const DiffEntry& e, const nlohmann::json& object, const SyncOptions& o) const;

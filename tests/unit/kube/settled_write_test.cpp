@@ -51,6 +51,10 @@ TEST_CASE("settled write: a lost answer is settled by reading back, never by sen
        "configmap ns/cm was created by another writer"},
       {"a 500 from an etcd timeout that committed", "5", 500, "etcdserver: request timed out", {{200, Cm("6", "new")}},
        1, WriteFate::kWritten, ""},
+      {"an answer that is not JSON: read back, ours is there", "5", 200, "{\"kind\":", {{200, Cm("6", "new")}}, 1,
+       WriteFate::kWritten, ""},
+      {"a create answered with text that is not JSON, not applied: sent again", "", 201, "<html>", {{404, gone}}, 2,
+       WriteFate::kWritten, ""},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
@@ -114,6 +118,29 @@ TEST_CASE("settled write: a refusal is not written; an answer nothing can settle
     CHECK(f.Sent("GET") == c.want_reads);
     CHECK(written.error().message == c.want_error);
   }
+}
+
+TEST_CASE("settled write: a read-back answer of any shape is compared, never trusted to be an object") {
+  for (const char* body : {"[]", "null", "\"x\"", "7", R"({"data":[1]})", R"({"metadata":"m","data":{"k":"new"}})"}) {
+    CAPTURE(body);
+    Fixture f;
+    f.transport.routes[std::string("PUT ") + kPath].emplace_back(Reset());
+    f.transport.Add(std::string("GET ") + kPath, 200, body);
+    Client client(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+    const nlohmann::json object = Cm("5", "new");
+    WriteFate fate = WriteFate::kUnknown;
+    auto written = WriteSettled(client, object, SameData(object), {}, &fate);
+    CHECK(f.Sent("PUT") <= 2);
+    if (!written) CHECK(fate != WriteFate::kWritten);
+  }
+}
+
+TEST_CASE("delivery: an answer that cannot be read leaves a write unconfirmed") {
+  CHECK(Unconfirmed(ResponseTooLarge("PUT", "/api/v1/namespaces/ns/configmaps/cm")));
+  util::Error unknown = testing::TransportError(kReasonAnswerUnreadable);
+  CHECK(Unconfirmed(unknown));
+  CHECK_FALSE(NotSent(unknown));
+  CHECK_FALSE(Unconfirmed(util::MakeError(util::ErrorKind::kApi, "refused")));
 }
 
 }  // namespace tazuna::kube
