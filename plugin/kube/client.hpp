@@ -171,6 +171,7 @@ class Client {
     int unreachable = 0;  ///< retries after the server could not be reached
     bool refreshed = false;
     std::optional<std::chrono::steady_clock::time_point> unreachable_since;
+    std::optional<std::chrono::steady_clock::time_point> throttled_since;
   };
   util::Result<HttpResponse> Send(const Call& call);
   util::Status BeforeAttempt(const Call& call);

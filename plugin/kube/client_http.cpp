@@ -135,7 +135,9 @@ std::optional<std::chrono::milliseconds> Client::RetryAnswer(const Call& call, c
   const auto wait = after ? std::min<std::chrono::milliseconds>(*after, kMaxRetryAfter) : Backoff(a.failures + a.throttled);
   if (resp.status == 429) {
     ++throttled_;  // refused before any work: safe to send again whatever the method
-    if (a.throttled >= kMaxThrottleRetries) return std::nullopt;
+    const auto now = clock_.Steady();
+    if (!a.throttled_since) a.throttled_since = now;
+    if (a.throttled >= kMaxThrottleRetries && now - *a.throttled_since >= kThrottledFor) return std::nullopt;
     ++a.throttled;
     return wait;
   }

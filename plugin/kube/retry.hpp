@@ -16,9 +16,12 @@ std::chrono::milliseconds Backoff(int attempt);
 
 /// How many times an idempotent request is retried after a broken connection, a stall or a 5xx.
 constexpr int kMaxRetries = 5;
-/// How many times a request is retried after 429 (client-go's rest client retries 10 times). The sync's
-/// adaptive concurrency halves on 429, so a request rarely meets more than a few in a row.
+/// A request refused with 429 is sent again at least this many times (client-go's rest client retries
+/// 10 times) and for at least kThrottledFor: on a small in-flight limit shared with other clients, one
+/// request can lose the race for a slot many times in a row before the sync's adaptive concurrency
+/// has come down. A 429 is a refusal before any work, so sending again is safe whatever the method.
 constexpr int kMaxThrottleRetries = 10;
+constexpr std::chrono::seconds kThrottledFor{120};
 /// The longest Retry-After honoured.
 constexpr std::chrono::seconds kMaxRetryAfter{60};
 /// How long a request that cannot reach a server the client has reached before (refused, reset during

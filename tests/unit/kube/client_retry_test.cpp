@@ -6,6 +6,7 @@
 #include "fakes.hpp"
 #include "kube/client.hpp"
 #include "kube/delivery.hpp"
+#include "kube/retry.hpp"
 
 namespace tazuna::kube {
 namespace {
@@ -187,6 +188,28 @@ TEST_CASE("client: a deadline cuts each attempt and stops retries before it") {
     if (req.method == "PUT") CHECK(req.timeout <= std::chrono::seconds(5));
   }
   CHECK(f.transport.requests.back().timeout == std::chrono::seconds(1));
+}
+
+TEST_CASE("client: 429s are waited out for at least ten tries and two minutes, then the request fails") {
+  {
+    Fixture f;  // a busy small in-flight limit: refused 20 times in a row, then served
+    for (int i = 0; i < 20; ++i) f.transport.Add(KeyOf("PUT"), 429, "", {{"Retry-After", "1"}});
+    f.transport.Add(KeyOf("PUT"), 200, WithVersion("8").dump());
+    Client client(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+    CHECK(client.Update(WithVersion("7")));
+    CHECK(f.Sent("PUT") == 21);
+  }
+  {
+    Fixture f;  // refused for ever (the last answer repeats): given up once both bounds are passed
+    f.transport.Add(KeyOf("PUT"), 429, "", {{"Retry-After", "5"}});
+    Client client(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+    const auto start = f.clock.Steady();
+    auto r = client.Update(WithVersion("7"));
+    REQUIRE(!r);
+    CHECK(r.error().reason == "TooManyRequests");
+    CHECK(f.Sent("PUT") == 25);  // 24 waits of 5 s: the first 429 past 120 s ends it
+    CHECK(f.clock.Steady() - start >= kThrottledFor);
+  }
 }
 
 }  // namespace tazuna::kube
