@@ -24,7 +24,7 @@ util::Result<std::unique_ptr<SyncHistory>> SyncHistory::Start(Context& ctx, kube
   r.lock_holder = start.lock_holder;
   if (auto st = h->store_.Create(r); !st) return st.error();
   log.Log(2, "recording revision " + r.id);
-  if (auto trimmed = h->store_.Trim(start.history_limit); !trimmed) {
+  if (auto trimmed = h->store_.Trim(start.history_limit, r.id); !trimmed) {
     log.Warning("could not trim the sync history: " + trimmed.error().message);
   }
   return h;

@@ -123,7 +123,12 @@ void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double
       << " kept, " << (counts[Verb::kSkipped] > 0 ? std::to_string(counts[Verb::kSkipped]) + " skipped, " : "")
       << (counts[Verb::kConflict] > 0 ? std::to_string(counts[Verb::kConflict]) + " conflicts, " : "")
       << counts[Verb::kFailed] << " failed in " << elapsed << " (" << requests << " API requests, "
-      << report.state_writes << " state writes)\n";
+      << report.state_writes << " state writes)";
+  if (report.throttled > 0) {
+    err << "; " << report.throttled << " throttled (429), requests in flight adapted from " << report.concurrency
+        << " down to " << report.concurrency_low;
+  }
+  err << '\n';
 }
 
 }  // namespace tazuna::cli

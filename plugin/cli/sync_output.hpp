@@ -21,7 +21,8 @@ struct SyncLineStyle {
 std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::Format format, SyncLineStyle style);
 /// Failed objects with the server's words, prune refusals and `state forget` hints, on `err`.
 void PrintSyncProblems(std::ostream& err, const state::SyncReport& report);
-/// The summary line on stderr.
+/// The summary line on stderr: counts per verb, time, `(N API requests, N state writes)`, and when the
+/// server throttled, `; N throttled (429), requests in flight adapted from C down to L`.
 void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests);
 
 }  // namespace tazuna::cli

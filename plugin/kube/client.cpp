@@ -115,10 +115,12 @@ util::Result<std::string> Client::ObjectPath(const nlohmann::json& object, bool 
   return RefPath(ref, with_name);
 }
 
-util::Result<nlohmann::json> Client::Get(const ObjectRef& ref) {
+util::Result<nlohmann::json> Client::Get(const ObjectRef& ref, const RequestOptions& options) {
   auto path = RefPath(ref, true);
   if (!path) return path.error();
-  return SendJson({"GET", *path, {}, "", ""});
+  Call call{"GET", *path, {}, "", ""};
+  call.deadline = options.deadline;
+  return SendJson(call);
 }
 
 util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_version, const std::string& kind,
@@ -162,20 +164,30 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
   }
 }
 
-util::Result<nlohmann::json> Client::Create(const nlohmann::json& object, DryRun dry_run) {
+util::Result<nlohmann::json> Client::Create(const nlohmann::json& object, const RequestOptions& options) {
   auto path = ObjectPath(object, false);
   if (!path) return path.error();
   Call call{"POST", *path, {}, object.dump(), "application/json"};
-  AddDryRun(dry_run, &call.query);
+  AddDryRun(options.dry_run, &call.query);
+  call.fence = options.fence;
+  call.deadline = options.deadline;
   return SendJson(call);
 }
 
-util::Result<nlohmann::json> Client::Update(const nlohmann::json& object, DryRun dry_run) {
+util::Result<nlohmann::json> Client::Update(const nlohmann::json& object, const RequestOptions& options) {
   auto path = ObjectPath(object, true);
   if (!path) return path.error();
   Call call{"PUT", *path, {}, object.dump(), "application/json"};
-  AddDryRun(dry_run, &call.query);
+  AddDryRun(options.dry_run, &call.query);
+  call.fence = options.fence;
+  call.deadline = options.deadline;
   return SendJson(call);
+}
+
+void Client::set_write_fence(std::function<util::Status()> fence) {
+  auto shared = fence ? std::make_shared<const std::function<util::Status()>>(std::move(fence)) : nullptr;
+  std::lock_guard<std::mutex> lock(fence_mu_);
+  fence_ = std::move(shared);
 }
 
 util::Result<Client::Call> Client::ApplyCall(const nlohmann::json& object, const ApplyOptions& options) {

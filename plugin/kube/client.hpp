@@ -1,8 +1,12 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -30,6 +34,16 @@ struct ObjectRef {
 };
 
 enum class DryRun { kNone, kAll };
+/// Whether a write first asks the client's write fence (Client::set_write_fence).
+enum class Fence { kCheck, kSkip };
+
+/// Per-request settings beyond the config.
+struct RequestOptions {
+  DryRun dry_run = DryRun::kNone;
+  Fence fence = Fence::kCheck;  ///< kSkip: requests of the lock the fence guards (it cannot wait on itself)
+  /// No attempt starts after this time, none runs past it, and no retry waits beyond it.
+  std::optional<std::chrono::steady_clock::time_point> deadline{};
+};
 /// What a List returns: whole objects, or only their metadata (PartialObjectMetadata, much smaller).
 /// kMetadataQuiet: metadata, and the server's Warning headers are not printed (a scan the user did not
 /// ask for, such as every kind in a Namespace, would otherwise print "v1 Endpoints is deprecated").
@@ -58,12 +72,6 @@ struct ApplyOptions {
 /// "kubectl-tazuna/v<version without -suffix> (linux/amd64) kubernetes/<first 7 characters of commit>".
 std::string UserAgent(std::string_view version, std::string_view commit);
 
-/// API client. All methods are thread-safe. Adds auth (token, tokenFile, basic, exec with its cache;
-/// on 401 the credential is refreshed and the request retried once), impersonation headers, the
-/// User-Agent, ?timeout= from --request-timeout; retries with backoff on 429 (honouring Retry-After),
-/// on 5xx for GET and on connection resets; prints server Warning headers once each; logs requests at
-/// -v 6/7/8 with Authorization and Secret data redacted. API failures come back as kApi errors
-/// (see ErrorFromResponse), 401 as kUnauthorized, transport failures as kTransport.
 /// What a server-side apply returned.
 struct ApplyResult {
   std::string uid;
@@ -72,12 +80,26 @@ struct ApplyResult {
   nlohmann::json object;   ///< the object as stored, with ApplyOptions::want_object only
 };
 
+/// API client. All methods are thread-safe. Adds auth (token, tokenFile, basic, exec with its cache;
+/// on 401 the credential is refreshed and the request retried once), impersonation headers, the
+/// User-Agent, ?timeout= from --request-timeout; prints server Warning headers once each; logs requests
+/// at -v 6/7/8 with Authorization and Secret data redacted. API failures come back as kApi errors (see
+/// ErrorFromResponse), 401 as kUnauthorized, transport failures as kTransport (reasons: kube/delivery.hpp).
+/// Retries, with backoff (kube/retry.hpp): any request the server throttled (429, honouring Retry-After),
+/// and any that never reached a server this client has reached before (an apiserver restarting) for up
+/// to kUnreachableFor; idempotent requests (Idempotent) also after a connection broke, a stall or a 5xx
+/// (GET) / 502-504 (DELETE, apply). POST and PUT are never sent again once they may have reached the
+/// server: their error is Unconfirmed and the caller settles it by reading back (WriteSettled).
 class Client {
  public:
   /// `transport`, `processes`, `log`, `clock` and `env` must outlive the client.
   Client(RestConfig config, Transport& transport, util::ProcessRunner& processes, util::Logger& log,
          util::Clock& clock, const util::Environment& env);
   const RestConfig& config() const { return config_; }
+  /// The clock requests are timed and retried by.
+  util::Clock& clock() const { return clock_; }
+  /// The log requests are written to.
+  util::Logger& log() const { return log_; }
   /// Sets the version and git commit in the User-Agent (default "v0.0.0" and "unknown").
   void set_version(std::string_view version, std::string_view commit) { user_agent_ = UserAgent(version, commit); }
 
@@ -91,16 +113,25 @@ class Client {
   util::Result<std::vector<std::string>> ApiVersions() { return discovery_.ApiVersions(); }
   /// See Discovery::Served.
   util::Result<ServedResources> Served() { return discovery_.Served(); }
-  util::Result<nlohmann::json> Get(const ObjectRef& ref);
+  util::Result<nlohmann::json> Get(const ObjectRef& ref) { return Get(ref, RequestOptions{}); }
+  util::Result<nlohmann::json> Get(const ObjectRef& ref, const RequestOptions& options);
   /// Every object (apiVersion and kind filled in), paged with limit=500/continue; restarts on 410 Expired.
   /// An empty namespace lists all namespaces.
   util::Result<std::vector<nlohmann::json>> List(const std::string& api_version, const std::string& kind,
                                                  const std::string& namespace_name,
                                                  const std::string& label_selector = "",
                                                  ListDetail detail = ListDetail::kFull);
-  util::Result<nlohmann::json> Create(const nlohmann::json& object, DryRun dry_run = DryRun::kNone);
-  /// PUT; the object's metadata.resourceVersion is the precondition (409 Conflict if stale).
-  util::Result<nlohmann::json> Update(const nlohmann::json& object, DryRun dry_run = DryRun::kNone);
+  /// POST. Never sent again once it may have reached the server (see the class comment).
+  util::Result<nlohmann::json> Create(const nlohmann::json& object, DryRun dry_run = DryRun::kNone) {
+    return Create(object, RequestOptions{dry_run});
+  }
+  util::Result<nlohmann::json> Create(const nlohmann::json& object, const RequestOptions& options);
+  /// PUT; the object's metadata.resourceVersion is the precondition (409 Conflict if stale). Never sent
+  /// again once it may have reached the server.
+  util::Result<nlohmann::json> Update(const nlohmann::json& object, DryRun dry_run = DryRun::kNone) {
+    return Update(object, RequestOptions{dry_run});
+  }
+  util::Result<nlohmann::json> Update(const nlohmann::json& object, const RequestOptions& options);
   /// Server-side apply: PATCH application/apply-patch+yaml (JSON body), fieldManager, force, dryRun=All.
   /// Apply, telling whether the object was created and its uid and resourceVersion; unless want_object,
   /// the response is asked for as PartialObjectMetadata and read without building it (a CRD's is large).
@@ -119,6 +150,10 @@ class Client {
   uint64_t requests_sent() const { return requests_.load(); }
   /// Number of 429 (Too Many Requests) answers seen so far (for adaptive concurrency).
   uint64_t throttled() const { return throttled_.load(); }
+  /// Every attempt of a write (any method but GET and HEAD) whose RequestOptions::fence is kCheck first
+  /// calls `fence`, retries and waits after 429 included; its error fails the request unsent. Empty: none.
+  /// The fence may block (the sync lock waits for a renewal), and must not send fenced requests itself.
+  void set_write_fence(std::function<util::Status()> fence);
 
  private:
   struct Call {
@@ -126,8 +161,23 @@ class Client {
     std::vector<std::pair<std::string, std::string>> query;
     std::string body, content_type, accept = "application/json";
     bool quiet = false;  ///< the server's Warning headers are not printed
+    Fence fence = Fence::kCheck;
+    std::optional<std::chrono::steady_clock::time_point> deadline{};
+  };
+  /// What one request has been through so far (Send's retry budget).
+  struct Attempts {
+    int failures = 0;   ///< retries after broken connections and 5xx
+    int throttled = 0;  ///< retries after 429
+    int unreachable = 0;  ///< retries after the server could not be reached
+    bool refreshed = false;
+    std::optional<std::chrono::steady_clock::time_point> unreachable_since;
+    std::optional<std::chrono::steady_clock::time_point> throttled_since;
   };
   util::Result<HttpResponse> Send(const Call& call);
+  util::Status BeforeAttempt(const Call& call);
+  std::optional<std::chrono::milliseconds> RetryAnswer(const Call& call, const HttpResponse& resp,
+                                                       const RequestCredentials& used, Attempts& a);
+  std::optional<std::chrono::milliseconds> RetryFailure(const Call& call, const util::Error& e, Attempts& a);
   util::Result<HttpResponse> SendOnce(const Call& call, RequestCredentials* used);
   HttpRequest Build(const Call& call, const RequestCredentials& creds) const;
   util::Result<nlohmann::json> SendJson(const Call& call);
@@ -147,6 +197,9 @@ class Client {
   std::string user_agent_;
   std::atomic<uint64_t> requests_{0};
   std::atomic<uint64_t> throttled_{0};
+  std::atomic<bool> reached_server_{false};  ///< some request got an answer (a later refusal is a restart)
+  std::mutex fence_mu_;
+  std::shared_ptr<const std::function<util::Status()>> fence_;  // guarded by fence_mu_
   std::mutex warn_mu_;
   std::set<std::string> warnings_seen_;
 };

@@ -3,6 +3,7 @@
 
 #include "kube/api_error.hpp"
 #include "kube/client.hpp"
+#include "kube/delivery.hpp"
 #include "kube/redact.hpp"
 #include "kube/retry.hpp"
 #include "kube/url.hpp"
@@ -30,9 +31,16 @@ std::string WarningText(const std::string& header) {
   return text;
 }
 
-bool Retryable(const std::string& method, int status) {
-  return status == 429 || (status >= 500 && method == "GET");
+// A 5xx answer is retried for reads (any), and for idempotent writes only when the server says it could
+// not take the request now (502-504): a 500 from an apply is usually a webhook or validation failure that
+// repeats.
+bool RetriesAnswer(const std::string& method, const std::string& content_type, int status) {
+  if (status < 500) return false;
+  if (method == "GET" || method == "HEAD") return true;
+  return Idempotent(method, content_type) && status >= 502 && status <= 504;
 }
+
+bool IsWrite(const std::string& method) { return method != "GET" && method != "HEAD"; }
 
 }  // namespace
 
@@ -57,6 +65,12 @@ HttpRequest Client::Build(const Call& call, const RequestCredentials& creds) con
   }
   req.url = std::move(url);
   req.timeout = config_.timeout;
+  if (call.deadline) {
+    // Each attempt ends by the deadline (at least 1 ms: a zero timeout means none to the transport).
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*call.deadline - clock_.Steady());
+    const auto cap = std::max(left, std::chrono::milliseconds(1));
+    if (req.timeout.count() == 0 || cap < req.timeout) req.timeout = cap;
+  }
   req.body = call.body;
   req.headers.emplace_back("Accept", call.accept);
   req.headers.emplace_back("User-Agent", user_agent_);
@@ -84,43 +98,95 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   if (!resp) return resp;
   if (resp->body.size() > kMaxResponseBytes) return ResponseTooLarge(call.method, call.path);
   if (util::NestsDeeperThan(resp->body, util::kMaxJsonDepth)) {
-    return util::MakeError(util::ErrorKind::kApi, StrCat("the response to ", call.method, " ", call.path,
-                                                         " nests deeper than ", util::kMaxJsonDepth, " levels"));
+    util::Error e = util::MakeError(util::ErrorKind::kApi, StrCat("the response to ", call.method, " ", call.path,
+                                                                  " nests deeper than ", util::kMaxJsonDepth, " levels"));
+    e.reason = kReasonAnswerUnreadable;
+    return e;
   }
   LogResponse(req, *resp, std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now() - start));
   if (!call.quiet) EmitWarnings(*resp);
   return resp;
 }
 
+util::Status Client::BeforeAttempt(const Call& call) {
+  if (call.deadline && clock_.Steady() >= *call.deadline) {
+    util::Error e = UnableToConnect("the request's deadline passed");
+    e.reason = kReasonTimeout;
+    return e;
+  }
+  if (!IsWrite(call.method) || call.fence == Fence::kSkip) return util::Ok();
+  std::shared_ptr<const std::function<util::Status()>> fence;
+  {
+    std::lock_guard<std::mutex> lock(fence_mu_);
+    fence = fence_;
+  }
+  return fence ? (*fence)() : util::Ok();
+}
+
+// How long to wait before sending again after an answer; nullopt: the answer is final.
+std::optional<std::chrono::milliseconds> Client::RetryAnswer(const Call& call, const HttpResponse& resp,
+                                                             const RequestCredentials& used, Attempts& a) {
+  // Unlike kubectl, retry once with the refreshed credential instead of failing this request.
+  if (resp.status == 401 && !a.refreshed && auth_.Refresh(used)) {
+    a.refreshed = true;
+    return std::chrono::milliseconds(0);
+  }
+  const auto after = ParseRetryAfter(resp.Header("Retry-After").value_or(""), clock_.Now());
+  const auto wait = after ? std::min<std::chrono::milliseconds>(*after, kMaxRetryAfter) : Backoff(a.failures + a.throttled);
+  if (resp.status == 429) {
+    ++throttled_;  // refused before any work: safe to send again whatever the method
+    const auto now = clock_.Steady();
+    if (!a.throttled_since) a.throttled_since = now;
+    if (a.throttled >= kMaxThrottleRetries && now - *a.throttled_since >= kThrottledFor) return std::nullopt;
+    ++a.throttled;
+    return wait;
+  }
+  if (!RetriesAnswer(call.method, call.content_type, resp.status) || a.failures >= kMaxRetries) return std::nullopt;
+  ++a.failures;
+  return wait;
+}
+
+// How long to wait before sending again after no answer; nullopt: give up.
+std::optional<std::chrono::milliseconds> Client::RetryFailure(const Call& call, const util::Error& e, Attempts& a) {
+  if (NotSent(e)) {
+    if (!reached_server_) {
+      // First contact: a refused or unknown address fails at once, as kubectl's; a connection dropped in
+      // the handshake is a fault on the way, tried again a few times.
+      if (e.reason != kReasonHandshakeReset || a.unreachable >= kMaxRetries) return std::nullopt;
+      return Backoff(a.unreachable++);
+    }
+    // A server this client reached before and now refuses is restarting: wait for it a while.
+    const auto now = clock_.Steady();
+    if (!a.unreachable_since) a.unreachable_since = now;
+    if (now - *a.unreachable_since >= kUnreachableFor) return std::nullopt;
+    return std::min<std::chrono::milliseconds>(Backoff(a.unreachable++), kUnreachableBackoffCap);
+  }
+  // A request that may have reached the server is sent again only when applying it twice is harmless.
+  const bool broken = e.reason == kReasonConnectionReset || e.reason == kReasonStalled;
+  if (!broken || !Idempotent(call.method, call.content_type) || a.failures >= kMaxRetries) return std::nullopt;
+  return Backoff(a.failures++ + a.throttled);
+}
+
 util::Result<HttpResponse> Client::Send(const Call& call) {
-  bool refreshed = false;
-  for (int attempt = 0;; ++attempt) {
+  Attempts a;
+  for (;;) {
+    if (auto st = BeforeAttempt(call); !st) return st.error();
     RequestCredentials used;
     auto resp = SendOnce(call, &used);
-    const bool can_retry = attempt < kMaxRetries;
-    if (!resp) {
-      if (resp.error().reason == "ConnectionReset" && can_retry) {
-        clock_.SleepFor(Backoff(attempt));
-        continue;
+    if (resp) reached_server_ = true;
+    const auto wait = resp ? RetryAnswer(call, *resp, used, a) : RetryFailure(call, resp.error(), a);
+    const bool past_deadline = wait && call.deadline && clock_.Steady() + *wait >= *call.deadline;
+    if (!wait || past_deadline) {
+      if (!resp) return resp.error();
+      if (resp->status < 200 || resp->status > 299) {
+        // A server may echo what it was sent: the error about a Secret is built from a redacted answer.
+        return ErrorFromResponse(RedactResponse(call.path, call.body, std::move(*resp)));
       }
-      return resp.error();
+      return resp;
     }
-    // Unlike kubectl, retry once with the refreshed credential instead of failing this request.
-    if (resp->status == 401 && !refreshed && auth_.Refresh(used)) {
-      refreshed = true;
-      continue;
-    }
-    if (resp->status == 429) ++throttled_;
-    if (Retryable(call.method, resp->status) && can_retry) {
-      const auto after = ParseRetryAfter(resp->Header("Retry-After").value_or(""), clock_.Now());
-      clock_.SleepFor(after ? std::min(*after, std::chrono::milliseconds(60000)) : Backoff(attempt));
-      continue;
-    }
-    if (resp->status < 200 || resp->status > 299) {
-      // A server may echo what it was sent: the error about a Secret is built from a redacted answer.
-      return ErrorFromResponse(RedactResponse(call.path, call.body, std::move(*resp)));
-    }
-    return resp;
+    log_.Log(6, StrCat("retrying ", call.method, " ", call.path, " in ", wait->count(), "ms (",
+                       resp ? StrCat("HTTP ", resp->status) : resp.error().message, ")"));
+    if (wait->count() > 0) clock_.SleepFor(*wait);
   }
 }
 
@@ -129,8 +195,10 @@ util::Result<nlohmann::json> Client::SendJson(const Call& call) {
   if (!resp) return resp.error();
   nlohmann::json doc = nlohmann::json::parse(resp->body, nullptr, false);
   if (doc.is_discarded()) {
-    return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to ", call.method, " ",
-                                                         call.path));
+    util::Error e =
+        util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to ", call.method, " ", call.path));
+    e.reason = kReasonAnswerUnreadable;
+    return e;
   }
   return doc;
 }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "kube/api_error.hpp"
+#include "kube/delivery.hpp"
 #include "kube/transport.hpp"
 #include "kube/url.hpp"
 #include "util/strings.hpp"
@@ -16,6 +17,13 @@ namespace tazuna::kube {
 namespace {
 
 using util::StrCat;
+
+// client-go's dialer gives up connecting after 30 s.
+constexpr long kConnectTimeoutMs = 30'000;
+// A transfer that moves no byte for this long is cut (reason Stalled): the apiserver itself answers every
+// request that is not a watch within 60 s (--request-timeout), so nothing waits longer for a live server.
+// kubectl's HTTP/2 health check finds a dead connection after 30 + 15 s the same way.
+constexpr long kStallSeconds = 60;
 
 // One request in flight: the easy handle and everything it points into.
 struct Pending {
@@ -54,6 +62,14 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
                                      std::string(util::Trim(line.substr(colon + 1))));
   }
   return size * n;
+}
+
+// The request's Content-Type header ("" when none).
+std::string ContentType(const HttpRequest& r) {
+  for (const auto& [name, value] : r.headers) {
+    if (util::ToLower(name) == "content-type") return value;
+  }
+  return "";
 }
 
 void SetBlob(CURL* easy, CURLoption option, const std::string& pem) {
@@ -98,6 +114,7 @@ class CurlTransport : public Transport {
 
  private:
   void Configure(Pending* p);
+  void ConfigureDelivery(Pending* p);
   void ConfigureTls(Pending* p);
   void Loop();
   util::Error MapError(CURLcode code, const Pending& p) const;
@@ -135,8 +152,7 @@ void CurlTransport::Configure(Pending* p) {
   curl_easy_setopt(e, CURLOPT_HEADERDATA, p);
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
   curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-  if (r.timeout.count() > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout.count()));
+  ConfigureDelivery(p);
   if (!config_.disable_compression) curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
   if (!config_.proxy_url.empty()) curl_easy_setopt(e, CURLOPT_PROXY, config_.proxy_url.c_str());
   if (r.method == "GET") {
@@ -156,6 +172,24 @@ void CurlTransport::Configure(Pending* p) {
   p->headers = curl_slist_append(p->headers, "Expect:");
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, p->headers);
   ConfigureTls(p);
+}
+
+// Time limits, and which connection a request may go over.
+void CurlTransport::ConfigureDelivery(Pending* p) {
+  CURL* e = p->easy;
+  const HttpRequest& r = p->request;
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, kConnectTimeoutMs);
+  curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, kStallSeconds);
+  if (r.timeout.count() > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout.count()));
+  if (!Idempotent(r.method, ContentType(r))) {
+    // libcurl sends a request again by itself when a reused connection turns out dead before any answer
+    // came; for a create or a conditional replace that may already have been applied, that is a blind
+    // resend. A fresh connection is never retried that way; the Client settles such writes by reading back.
+    curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+    curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+  }
 }
 
 void CurlTransport::ConfigureTls(Pending* p) {
@@ -204,6 +238,46 @@ void CurlTransport::Loop() {
   }
 }
 
+// Why a transfer failed, as far as delivery goes (kube/delivery.hpp): "" when it is neither a connection
+// problem nor a timeout (a certificate that does not verify, a bad URL).
+const char* DeliveryReason(CURLcode code, long os_errno, const std::string& detail) {
+  switch (code) {
+    case CURLE_COULDNT_CONNECT: return os_errno == ECONNREFUSED ? kReasonConnectionRefused : kReasonConnectFailed;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_URL_MALFORMAT:
+    case CURLE_PEER_FAILED_VERIFICATION:  // the handshake ends before any request byte
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE: return kReasonConnectFailed;
+    case CURLE_SSL_CONNECT_ERROR:
+      // No request byte goes out before the handshake ends. Dropped without a TLS alert (reset, closed):
+      // a fault on the way; with an alert (a certificate refused): the server's answer.
+      if (os_errno == ECONNRESET || detail.find("SSL_ERROR_SYSCALL") != std::string::npos ||
+          detail.find("unexpected eof") != std::string::npos) {
+        return kReasonHandshakeReset;
+      }
+      return kReasonConnectFailed;
+    case CURLE_OPERATION_TIMEDOUT:
+      // libcurl's wording tells the connect phase (nothing sent) and its low-speed cut from the time limit.
+      if (util::StartsWith(detail, "Connection timed out") || util::StartsWith(detail, "Resolving timed out") ||
+          util::StartsWith(detail, "SSL connection timeout")) {
+        return kReasonConnectFailed;
+      }
+      return util::StartsWith(detail, "Operation too slow") ? kReasonStalled : kReasonTimeout;
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_PARTIAL_FILE: return kReasonConnectionReset;
+    // Anything else (a reply curl could not make sense of, an encoding error, ...) may come after the
+    // request went out: for a write, only reading back tells.
+    default: return kReasonAnswerUnreadable;
+  }
+}
+
 util::Error CurlTransport::MapError(CURLcode code, const Pending& p) const {
   const UrlParts url = ParseUrl(p.request.url);
   const std::string detail = p.errbuf[0] ? std::string(p.errbuf) : std::string(curl_easy_strerror(code));
@@ -214,36 +288,29 @@ util::Error CurlTransport::MapError(CURLcode code, const Pending& p) const {
     // Not a connection failure: the answer itself is refused, and resending would get it again.
     return ResponseTooLarge(p.request.method, url.path_and_query.substr(0, url.path_and_query.find('?')));
   }
+  e.reason = DeliveryReason(code, os_errno, detail);
   switch (code) {
     case CURLE_COULDNT_CONNECT:
       if (os_errno == ECONNREFUSED) {
         e.message = StrCat("The connection to the server ", url.authority,
                            " was refused - did you specify the right host or port?");
-        e.reason = "ConnectionRefused";
       } else {
         e.message = StrCat("Unable to connect to the server: dial tcp ", url.authority, ": ",
                            os_errno ? std::strerror(static_cast<int>(os_errno)) : detail.c_str());
       }
       break;
     case CURLE_OPERATION_TIMEDOUT:
-      e.message = "Unable to connect to the server: net/http: request canceled (Client.Timeout exceeded while "
-                  "awaiting headers)";
-      e.reason = "Timeout";
-      e.hint = StrCat("the request took longer than ", p.request.timeout.count(), "ms; raise --request-timeout");
+      if (e.reason == std::string_view(kReasonTimeout)) {
+        e.message = "Unable to connect to the server: net/http: request canceled (Client.Timeout exceeded while "
+                    "awaiting headers)";
+        e.hint = StrCat("the request took longer than ", p.request.timeout.count(), "ms; raise --request-timeout");
+      }
       break;
     case CURLE_COULDNT_RESOLVE_HOST:
       e.message = StrCat("Unable to connect to the server: dial tcp: lookup ", url.host, ": no such host");
       break;
     case CURLE_PEER_FAILED_VERIFICATION:
       e.message = StrCat("Unable to connect to the server: tls: failed to verify certificate: ", detail);
-      break;
-    case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-    case CURLE_PARTIAL_FILE:
-      e.reason = "ConnectionReset";  // retried by the Client
       break;
     default:
       break;

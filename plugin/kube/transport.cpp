@@ -1,12 +1,15 @@
 #include "kube/transport.hpp"
 
+#include "kube/delivery.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
 
 util::Error ResponseTooLarge(std::string_view method, std::string_view path) {
-  return util::MakeError(util::ErrorKind::kApi, util::StrCat("the response to ", method, " ", path, " is larger than ",
-                                                             kMaxResponseBytes >> 20, " MiB, the most this client reads"));
+  util::Error e = util::MakeError(util::ErrorKind::kApi, util::StrCat("the response to ", method, " ", path, " is larger than ",
+                                                                      kMaxResponseBytes >> 20, " MiB, the most this client reads"));
+  e.reason = kReasonAnswerUnreadable;
+  return e;
 }
 
 std::optional<std::string> HttpResponse::Header(std::string_view name) const {

@@ -5,7 +5,7 @@
 namespace tazuna::state {
 
 AdaptiveLimit::AdaptiveLimit(int initial, int max)
-    : limit_(std::clamp(initial, 1, std::max(1, max))), max_(std::max(1, max)) {}
+    : limit_(std::clamp(initial, 1, std::max(1, max))), lowest_(limit_), max_(std::max(1, max)) {}
 
 void AdaptiveLimit::Acquire() {
   std::unique_lock<std::mutex> lock(mu_);
@@ -17,14 +17,25 @@ void AdaptiveLimit::Release(std::chrono::microseconds latency, bool throttled) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     --in_flight_;
-    best_ = std::min(best_, latency);
+    ++since_cut_;
     if (throttled) {
-      limit_ = std::max(1.0, limit_ / 2);
-    } else if (latency <= best_ * 3 + std::chrono::milliseconds(5)) {
-      limit_ = std::min<double>(max_, limit_ + 1.0 / limit_);  // about +1 per round trip of the window
+      if (round_ == 0 || since_cut_ >= round_) {  // once per round: one push-back reaches every request in flight
+        round_ = std::max(1, static_cast<int>(limit_));
+        ceiling_ = round_;
+        limit_ = std::max(1.0, limit_ / 2);
+        since_cut_ = 0;
+      }
     } else {
-      limit_ = std::max(1.0, limit_ - 0.5 / limit_);  // queueing: back off slowly
+      if (ceiling_ > 0 && since_cut_ >= kHoldReleases) ceiling_ = 0;  // probe above it again
+      const double cap = ceiling_ > 0 ? std::max(1, ceiling_ - 1) : max_;
+      best_ = std::min(best_, latency);
+      if (latency <= best_ * 3 + std::chrono::milliseconds(5)) {
+        limit_ = std::max(limit_, std::min<double>(cap, limit_ + 1.0 / limit_));  // about +1 per round trip
+      } else {
+        limit_ = std::max(1.0, limit_ - 0.5 / limit_);  // queueing: back off slowly
+      }
     }
+    lowest_ = std::min(lowest_, limit_);
   }
   cv_.notify_all();
 }
@@ -32,6 +43,11 @@ void AdaptiveLimit::Release(std::chrono::microseconds latency, bool throttled) {
 int AdaptiveLimit::limit() const {
   std::lock_guard<std::mutex> lock(mu_);
   return static_cast<int>(limit_);
+}
+
+int AdaptiveLimit::lowest() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(lowest_);
 }
 
 }  // namespace tazuna::state

@@ -6,28 +6,39 @@
 
 namespace tazuna::state {
 
-/// Limits requests in flight and adapts the limit (AIMD): it grows by about one per round of
-/// requests while latency stays near the best seen, shrinks gently when latency climbs (the server
-/// is saturated: more in flight only queues), and halves on throttling (429 / APF Retry-After).
-/// Thread-safe.
+/// Limits requests in flight and adapts the limit (AIMD): it grows by about one per round of requests
+/// while latency stays near the best seen, shrinks gently when latency climbs (the server is saturated:
+/// more in flight only queues), and halves on throttling (429 / APF Retry-After), at most once per round
+/// (the requests in flight when the server pushed back all report it). Where it was throttled is
+/// remembered: for kHoldReleases requests after, it grows no higher than one below that, so a server with
+/// a fixed cap (--max-mutating-requests-inflight) is not probed again at once. A throttled request's time,
+/// which includes its Retry-After wait, is no latency sample. Thread-safe.
 class AdaptiveLimit {
  public:
+  /// Requests after a throttle during which the limit stays below where it was throttled.
+  static constexpr int kHoldReleases = 256;
   /// Starts at `initial`, never above `max` or below 1.
   AdaptiveLimit(int initial, int max);
   /// Blocks until a request may start.
   void Acquire();
-  /// Reports a finished request.
+  /// Reports a finished request: how long it took, and whether the server throttled while it ran.
   void Release(std::chrono::microseconds latency, bool throttled);
   /// The current limit (rounded down).
   int limit() const;
+  /// The lowest the limit has been (rounded down).
+  int lowest() const;
 
  private:
   mutable std::mutex mu_;
   std::condition_variable cv_;
   double limit_;
+  double lowest_;
   const int max_;
   int in_flight_ = 0;
   std::chrono::microseconds best_{std::chrono::microseconds::max()};
+  int since_cut_ = 0;  ///< requests released since the last halving
+  int round_ = 0;      ///< the limit (before halving) at the last halving: a round is this many releases
+  int ceiling_ = 0;    ///< during the hold, the limit stays below this (0: no hold)
 };
 
 }  // namespace tazuna::state

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kube/settled_write.hpp"
 #include "state/lease.hpp"
 #include "state/secret_key.hpp"
 #include "state/store.hpp"
@@ -205,7 +206,8 @@ util::Status HistoryStore::Create(Revision& r) {
                      {"namespace", kStateNamespace},
                      {"labels", {{kRevisionLabel, "true"}, {"app.kubernetes.io/managed-by", "tazuna"}}}}},
                    {"data", {{"revision", RevisionToJson(r).dump()}}}};
-  auto created = client_.Create(cm);
+  // The name is this sync's own (a ULID): a record with our data there is ours, whatever the answer said.
+  auto created = kube::WriteSettled(client_, cm, kube::SameData(cm));
   if (!created) return created.error().WithContext("recording revision " + r.id);
   r.resource_version = util::MetaString(*created, "resourceVersion");
   return util::Ok();
@@ -217,7 +219,7 @@ util::Status HistoryStore::Update(Revision& r) {
   json cm = *live;
   if (!r.resource_version.empty()) util::WritableObject(cm, "metadata")["resourceVersion"] = r.resource_version;
   cm["data"] = {{"revision", RevisionToJson(r).dump()}};
-  auto updated = client_.Update(cm);
+  auto updated = kube::WriteSettled(client_, cm, kube::SameData(cm));
   if (!updated) return updated.error().WithContext("recording revision " + r.id);
   r.resource_version = util::MetaString(*updated, "resourceVersion");
   return util::Ok();
@@ -236,24 +238,38 @@ util::Result<std::vector<Revision>> HistoryStore::List(util::Logger& log) {
       continue;
     }
     r->resource_version = util::MetaString(cm, "resourceVersion");
+    r->created_at = util::MetaString(cm, "creationTimestamp");
     out.push_back(std::move(*r));
   }
-  std::sort(out.begin(), out.end(), [](const Revision& a, const Revision& b) { return a.id > b.id; });
+  std::sort(out.begin(), out.end(), [](const Revision& a, const Revision& b) {
+    return std::tie(a.created_at, a.id) > std::tie(b.created_at, b.id);
+  });
   return out;
 }
 
-util::Result<int> HistoryStore::Trim(int limit) {
+util::Result<int> HistoryStore::Trim(int limit, const std::string& keep_id) {
   auto items = client_.List("v1", "ConfigMap", kStateNamespace, kRevisionLabel, kube::ListDetail::kMetadata);
   if (!items) return items.error();
-  std::vector<std::string> names;
+  // Newest first by the server's clock (creationTimestamp; the ULID, which is the writer's clock, only
+  // orders records of the same second): a client whose clock is off neither keeps its records forever
+  // nor loses them at once.
+  std::vector<std::pair<std::string, std::string>> records;  // creationTimestamp, name
   for (const auto& cm : *items) {
     // A nameless item of a wrong answer must never become a DELETE of the whole collection.
-    if (const std::string name = util::MetaString(cm, "name"); !name.empty()) names.push_back(name);
+    std::string name = util::MetaString(cm, "name");
+    if (!name.empty()) records.emplace_back(util::MetaString(cm, "creationTimestamp"), std::move(name));
   }
-  std::sort(names.rbegin(), names.rend());  // ULIDs sort by time: newest first
+  std::sort(records.rbegin(), records.rend());
+  const std::string own = ConfigMapNameOf(keep_id);
+  size_t kept = keep_id.empty() ? 0 : 1;  // the trimming sync's own record always stays, and counts
   int deleted = 0;
-  for (size_t i = static_cast<size_t>(std::max(limit, 0)); i < names.size(); ++i) {
-    auto st = client_.Delete({"v1", "ConfigMap", kStateNamespace, names[i]});
+  for (const auto& [created, name] : records) {
+    if (name == own) continue;
+    if (kept < static_cast<size_t>(std::max(limit, 1))) {
+      ++kept;
+      continue;
+    }
+    auto st = client_.Delete({"v1", "ConfigMap", kStateNamespace, name});
     if (!st && !kube::IsReason(st.error(), "NotFound")) return st.error();
     ++deleted;
   }

@@ -71,6 +71,7 @@ struct Revision {
   std::string plan_digest;     ///< `state sync --plan`: the plan's Digest
   std::string lock_holder;     ///< the Lease holder identity of the sync, to tell a dead one
   std::string resource_version;  ///< of its ConfigMap (not serialised)
+  std::string created_at;        ///< its ConfigMap's creationTimestamp, the server's clock (not serialised)
   bool operator==(const Revision&) const = default;
 };
 
@@ -103,14 +104,17 @@ util::Result<Revision> FindRevision(const std::vector<Revision>& revisions, cons
 class HistoryStore {
  public:
   explicit HistoryStore(kube::Client& client) : client_(client) {}
-  /// Creates the record's ConfigMap; sets revision.resource_version.
+  /// Creates the record's ConfigMap; sets revision.resource_version. A lost answer is settled by reading back.
   util::Status Create(Revision& revision);
-  /// Replaces it (conditional on resource_version); sets the new one.
+  /// Replaces it (conditional on resource_version); sets the new one. A lost answer is settled by reading back.
   util::Status Update(Revision& revision);
-  /// Every record, newest first (one LIST). A record that does not parse is skipped with a warning on `log`.
+  /// Every record, newest first by the server's creationTimestamp, then by id (one LIST). A record that does
+  /// not parse is skipped with a warning on `log`.
   util::Result<std::vector<Revision>> List(util::Logger& log);
-  /// Deletes all but the newest `limit` records (NotFound ignored); returns how many went.
-  util::Result<int> Trim(int limit);
+  /// Deletes all but the newest `limit` records by the server's creationTimestamp (then id), never the
+  /// record `keep_id` (the trimming sync's own, which counts towards the limit); NotFound ignored.
+  /// Returns how many went.
+  util::Result<int> Trim(int limit, const std::string& keep_id);
   /// The sync Lease as stored, or null when there is none.
   util::Result<nlohmann::json> ReadLease();
 

@@ -1,6 +1,7 @@
 #include "state/marks.hpp"
 
 #include "state/applyset.hpp"
+#include "util/json_get.hpp"
 
 namespace tazuna::state {
 
@@ -22,6 +23,12 @@ nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const Marks& mar
   nlohmann::json out = object;
   out["metadata"] = MarkedMetadata(object, marks);
   return out;
+}
+
+bool CarriesMarks(const nlohmann::json& live, const Marks& marks) {
+  const nlohmann::json& annotations = util::JsonObject(util::JsonObject(live, "metadata"), "annotations");
+  if (util::JsonString(annotations, kManifestAnnotation) != marks.manifest) return false;
+  return marks.origin.empty() || util::JsonString(annotations, kOriginAnnotation) == marks.origin;
 }
 
 }  // namespace tazuna::state

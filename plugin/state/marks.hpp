@@ -29,5 +29,8 @@ struct Marks {
 nlohmann::json WithOwnershipMarks(const nlohmann::json& object, const Marks& marks);
 /// Only the metadata of WithOwnershipMarks(object, marks), for kube::ApplyOptions::metadata.
 nlohmann::json MarkedMetadata(const nlohmann::json& object, const Marks& marks);
+/// True when the live object carries these marks: its manifest annotation is marks.manifest and, when
+/// marks.origin is set, its origin annotation is marks.origin.
+bool CarriesMarks(const nlohmann::json& live, const Marks& marks);
 
 }  // namespace tazuna::state

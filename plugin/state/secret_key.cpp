@@ -1,5 +1,6 @@
 #include "state/secret_key.hpp"
 
+#include "kube/settled_write.hpp"
 #include "state/content_hash.hpp"
 #include "state/store.hpp"
 #include "util/base64.hpp"
@@ -41,8 +42,8 @@ util::Result<SecretHashKey> LoadSecretHashKey(kube::Client& client, CreateKey cr
                         {"metadata", {{"name", kStateKeySecret}, {"namespace", kStateNamespace}}},
                         {"type", "Opaque"},
                         {"data", {{"key", util::Base64Encode(util::RandomBytes(kStateKeyBytes))}}}};
-    secret = client.Create(fresh);
-    if (!secret && kube::IsReason(secret.error(), "AlreadyExists")) secret = client.Get(ref);  // theirs wins
+    // Whoever's key is there first wins (another sync's, or ours whose answer was lost).
+    secret = kube::WriteSettled(client, fresh, [](const json&) { return true; });
   }
   if (secret) {
     auto key = FromSecret(*secret);

@@ -4,6 +4,7 @@
 #include <random>
 #include <set>
 
+#include "kube/settled_write.hpp"
 #include "state/applyset.hpp"
 #include "state/state_key.hpp"
 #include "util/json_get.hpp"
@@ -250,32 +251,22 @@ util::Status StateStore::EnsureNamespace() {
   if (!ns) {
     if (!kube::IsReason(ns.error(), "NotFound")) return ns.error();
     const json object = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kStateNamespace}}}};
-    auto created = client_.Create(object);
-    if (!created && !kube::IsReason(created.error(), "AlreadyExists")) return created.error();
+    auto created = kube::WriteSettled(client_, object, [](const json&) { return true; });  // anyone's will do
+    if (!created) return created.error();
   }
   namespace_ready_ = true;
   return util::Ok();
 }
 
 util::Status StateStore::WriteOne(ShardObject& object, const std::map<std::string, std::string>& data,
-                                  const json& labels, const json& annotations) {
+                                  const json& labels, const json& annotations, kube::WriteFate* fate) {
   json cm = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
              {"metadata", {{"name", object.name}, {"namespace", kStateNamespace}}}, {"data", data}};
   if (!labels.empty()) cm["metadata"]["labels"] = labels;
   if (!annotations.empty()) cm["metadata"]["annotations"] = annotations;
-  util::Result<json> written = json();
-  if (object.resource_version.empty()) {
-    written = client_.Create(cm);
-    if (!written && kube::IsReason(written.error(), "AlreadyExists")) {
-      return MakeError(ErrorKind::kConflict, StrCat("configmap ", object.name, " was created by another writer"));
-    }
-  } else {
-    cm["metadata"]["resourceVersion"] = object.resource_version;
-    written = client_.Update(cm);
-    if (!written && kube::IsReason(written.error(), "Conflict")) {
-      return MakeError(ErrorKind::kConflict, StrCat("configmap ", object.name, " was changed by another writer"));
-    }
-  }
+  if (!object.resource_version.empty()) cm["metadata"]["resourceVersion"] = object.resource_version;
+  // A write whose answer is lost is settled by reading it back: the same data there means it is stored.
+  auto written = kube::WriteSettled(client_, cm, kube::SameData(cm), {}, fate);
   if (!written) return written.error();
   object.resource_version = util::MetaString(*written, "resourceVersion");
   return util::Ok();
@@ -288,21 +279,21 @@ util::Status StateStore::Write(ManifestState& state) {
   std::vector<ShardObject> created;
   std::vector<std::string> names;
   util::Status st;
-  for (size_t i = 1; i < data.size(); ++i) {
+  for (size_t i = 1; i < data.size() && st; ++i) {
     ShardObject shard{ShardName(state.manifest, generation, static_cast<int>(i)), ""};
-    st = WriteOne(shard, data[i], {{kShardLabel, ShardLabelValue(state.manifest)}}, json::object());
-    if (!st) break;
-    created.push_back(shard);
-    names.push_back(shard.name);
+    names.push_back(shard.name);  // before the write: one whose answer was lost may exist
+    st = WriteOne(shard, data[i], {{kShardLabel, ShardLabelValue(state.manifest)}}, json::object(), nullptr);
+    if (st) created.push_back(shard);
   }
   if (state.objects.empty()) state.objects.push_back({ConfigMapName(state.manifest), ""});
   // The switch: from here on the new set is the state. The base is also the manifest's ApplySet parent.
   const ApplySetParent parent = ParentOf(state.manifest, state.entries, tooling_);
-  if (st) st = WriteOne(state.objects[0], data[0], parent.labels, parent.annotations);
+  kube::WriteFate base = kube::WriteFate::kNotWritten;  // not sent when a shard failed
+  if (st) st = WriteOne(state.objects[0], data[0], parent.labels, parent.annotations, &base);
   if (!st) {
-    for (const auto& shard : created) {
-      (void)client_.Delete({"v1", "ConfigMap", kStateNamespace, shard.name});  // never named: best effort
-    }
+    // A base that may still be stored (its fate is unknown) names these shards: they stay. Otherwise they go,
+    // once the base as read names none of them; a later write collects what is left.
+    if (base == kube::WriteFate::kNotWritten) DropUnnamed(state.manifest, names);
     return st;
   }
   const std::vector<ShardObject> old(state.objects.begin() + 1, state.objects.end());
@@ -313,6 +304,26 @@ util::Status StateStore::Write(ManifestState& state) {
   return util::Ok();
 }
 
+void StateStore::DropUnnamed(const std::string& manifest, const std::vector<std::string>& shards) {
+  if (shards.empty()) return;
+  auto cm = client_.Get({"v1", "ConfigMap", kStateNamespace, ConfigMapName(manifest)});
+  if (!cm && !kube::IsReason(cm.error(), "NotFound")) return;  // cannot tell what the base names: keep them
+  ManifestState named;
+  if (cm) {
+    const std::string metadata = util::JsonString(util::JsonObject(*cm, "data"), "_metadata");
+    // An unreadable base may still name them: keep them.
+    if (metadata.empty() || !ParseMetadata(ConfigMapName(manifest), metadata, named.metadata)) return;
+  }
+  for (const auto& name : shards) {
+    if (std::find(named.metadata.shards.begin(), named.metadata.shards.end(), name) != named.metadata.shards.end()) {
+      return;  // named after all: the write is stored, whatever its answer said
+    }
+  }
+  for (const auto& name : shards) (void)client_.Delete({"v1", "ConfigMap", kStateNamespace, name});  // best effort
+}
+
+// `keep` is what the base names as the server answered our conditional write of it: under the sync lock
+// nothing else writes the base, so that answer is the base as read, and it names none of the garbage.
 void StateStore::CollectGarbage(const std::string& manifest, const std::vector<ShardObject>& old,
                                 const std::vector<std::string>& keep) {
   std::set<std::string> garbage;

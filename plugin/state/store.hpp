@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kube/client.hpp"
+#include "kube/settled_write.hpp"
 #include "util/result.hpp"
 
 namespace tazuna::state {
@@ -101,12 +102,15 @@ class StateStore {
   util::Result<std::vector<std::string>> ListManifests();
   /// Creates namespace `tazuna` when absent (remembered after the first success).
   util::Status EnsureNamespace();
-  /// Writes `state` so that a kill at any point leaves the old or the new state complete: spill
-  /// shards are created under a new generation's names, then the base (one write conditional on the
-  /// resourceVersion it was read with) switches to name them, then the shards it no longer names are
-  /// deleted, with any a killed writer left behind (found once per store by one metadata-only LIST).
-  /// kConflict when another writer changed the base first (the caller re-reads and merges; the new
-  /// shards are deleted again). Updates `state.objects` and `state.metadata.shards` on success.
+  /// Writes `state` so that a kill or a lost answer at any point leaves the old or the new state
+  /// complete: spill shards are created under a new generation's names, then the base (one write
+  /// conditional on the resourceVersion it was read with) switches to name them, then the shards it no
+  /// longer names are deleted, with any a killed writer left behind (found once per store by one
+  /// metadata-only LIST). Every write is settled by reading back when its answer is lost
+  /// (kube::WriteSettled), never sent again blindly. kConflict when another writer changed the base first
+  /// (the caller re-reads and merges; the new shards are deleted once a read of the base shows it does not
+  /// name them). A failed write whose base may yet be stored keeps its shards. Updates `state.objects`
+  /// and `state.metadata.shards` on success.
   util::Status Write(ManifestState& state);
   /// Deletes the state ConfigMaps of `state` (base first, so the record goes at once; then its spill
   /// shards), each conditional on the resourceVersion it was read with (kConflict when it changed).
@@ -115,7 +119,10 @@ class StateStore {
 
  private:
   util::Status WriteOne(ShardObject& object, const std::map<std::string, std::string>& data,
-                        const nlohmann::json& labels, const nlohmann::json& annotations);
+                        const nlohmann::json& labels, const nlohmann::json& annotations, kube::WriteFate* fate);
+  /// Deletes the spill shards a failed write made, after reading the base: none when it names any of
+  /// them or cannot be read.
+  void DropUnnamed(const std::string& manifest, const std::vector<std::string>& shards);
   /// Deletes shards of `manifest` that `keep` does not name: `old` and leftovers of killed writes.
   void CollectGarbage(const std::string& manifest, const std::vector<ShardObject>& old,
                       const std::vector<std::string>& keep);

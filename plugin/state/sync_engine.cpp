@@ -140,6 +140,14 @@ util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(Task& task, const jso
   return Recreate(object, apply, Marks{task.entry->manifest, o.origin.Mark()});
 }
 
+// A create whose answer was lost is sent again (server-side apply), and the second answer may refuse what
+// the first created (an admission rule on updates): the object with our marks on the server says so.
+bool SyncEngine::ExistsMarked(const json& object, const Marks& marks) {
+  const kube::ObjectRef ref = RefOf(object);
+  auto live = client_.Get(ref);
+  return !live ? !kube::IsReason(live.error(), "NotFound") : CarriesMarks(*live, marks);  // unknown: keep it
+}
+
 // Jobs and Pods cannot change most fields in place: when the server answered only that such fields are
 // immutable, the object is deleted and created again, as the Go tool does, if it is ours to delete
 // (NotOursToRecreate). Before the delete, a dry-run create of the new object must pass validation and
@@ -147,8 +155,7 @@ util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(Task& task, const jso
 // is never deleted.
 util::Result<kube::ApplyResult> SyncEngine::Recreate(const json& object, const kube::ApplyOptions& apply,
                                                      const Marks& marks) {
-  const kube::ObjectRef ref{util::JsonString(object, "apiVersion"), util::JsonString(object, "kind"),
-                            util::MetaString(object, "namespace"), util::MetaString(object, "name")};
+  const kube::ObjectRef ref = RefOf(object);
   auto live = client_.Get(ref);
   if (!live) return kube::IsReason(live.error(), "NotFound") ? client_.ApplyObject(object, apply) : live.error();
   if (auto why = NotOursToRecreate(*live, marks); !why.empty()) {
@@ -288,7 +295,8 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     }
   } else {
     task.result.Fail(applied.error());
-    if (o.dry_run == kube::DryRun::kNone && e.type == ChangeType::kAdded && DefinitelyNotApplied(applied.error())) {
+    if (o.dry_run == kube::DryRun::kNone && e.type == ChangeType::kAdded && DefinitelyNotApplied(applied.error()) &&
+        !ExistsMarked(*task.object, marks)) {
       cp.Set(e.manifest, e.key, std::nullopt);  // never created: drop the pending record
     }
   }
@@ -432,6 +440,9 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     if (auto st = cp.FlushAll(); !st) return st.error();
   }
   report.state_writes = cp.writes();
+  report.throttled = client_.throttled();
+  report.concurrency = o.concurrency;
+  report.concurrency_low = limit_->lowest();
   return report;
 }
 

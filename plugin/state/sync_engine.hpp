@@ -72,6 +72,9 @@ struct SyncReport {
   int failed = 0;
   int refused = 0;  ///< removed objects a prune refused to delete for a reason that fails the run
   int state_writes = 0;
+  uint64_t throttled = 0;   ///< 429 answers the client met (retried after Retry-After)
+  int concurrency = 0;      ///< requests in flight at most (SyncOptions::concurrency)
+  int concurrency_low = 0;  ///< the lowest the adaptive limit went
 };
 
 /// Who owns a live object, read from its marks and managed fields.
@@ -188,6 +191,7 @@ class SyncEngine {
   void RecordApplied(Task& task, const kube::ApplyResult& applied, const LiveOwner* live, const std::string& conflict);
   util::Result<kube::ApplyResult> ApplyOrReplace(Task& task, const nlohmann::json& metadata,
                                                  bool want_object, const SyncOptions& o);
+  bool ExistsMarked(const nlohmann::json& object, const Marks& marks);
   util::Result<kube::ApplyResult> Recreate(const nlohmann::json& object, const kube::ApplyOptions& apply,
                                            const Marks& marks);
   bool JudgedOnApply(const DiffEntry& e, const nlohmann::json& object, const SyncOptions& o) const;

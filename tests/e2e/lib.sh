@@ -66,6 +66,10 @@ state_keys() {
     python3 -c 'import json,sys; print(" ".join(sorted(k for k in json.load(sys.stdin)["data"] if k != "_metadata")))'
 }
 
+# sanitizer_build: true when TAZUNA_BUILD_DIR holds the ASan/UBSan build (scripts/test runs the e2e suite with
+# it too): long tests may do fewer rounds there.
+sanitizer_build() { grep -q '^TAZUNA_SANITIZE:BOOL=ON' "$TAZUNA_BUILD_DIR/CMakeCache.txt" 2>/dev/null; }
+
 # finish: prints the closing line and exits non-zero on any failure.
 finish() {
   echo "$E2E_PASSED passed, $E2E_FAILED failed"

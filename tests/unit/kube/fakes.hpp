@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -9,9 +10,12 @@
 #include <vector>
 
 #include "kube/client.hpp"
+#include "kube/rest_config.hpp"
 #include "kube/transport.hpp"
 #include "util/clock.hpp"
+#include "util/environment.hpp"
 #include "util/file_reader.hpp"
+#include "util/logger.hpp"
 #include "util/process.hpp"
 #include "util/strings.hpp"
 
@@ -70,8 +74,11 @@ inline constexpr char kCoreDiscovery[] =
     R"({"resource":"namespaces","responseKind":{"kind":"Namespace"},"scope":"Cluster"}]}]}]})";
 
 struct FakeTransport : Transport {
+  /// Computes an answer from the request (a write whose answer is lost, a read of what it stored).
+  using Handler = std::function<util::Result<HttpResponse>(const HttpRequest&)>;
   std::mutex mu;
   std::map<std::string, std::vector<util::Result<HttpResponse>>> routes;
+  std::map<std::string, Handler> handlers;  ///< by "METHOD path"; checked before routes; must not use `mu`
   std::vector<HttpRequest> requests;
   void Add(const std::string& key, int status, std::string body,
            std::vector<std::pair<std::string, std::string>> headers = {}) {
@@ -82,6 +89,7 @@ struct FakeTransport : Transport {
     requests.push_back(req);
     std::string path = req.url.substr(req.url.find('/', req.url.find("//") + 2));
     path = path.substr(0, path.find('?'));
+    if (auto h = handlers.find(req.method + " " + path); h != handlers.end()) return h->second(req);
     auto it = routes.find(req.method + " " + path);
     if (it == routes.end() || it->second.empty()) return HttpResponse{404, {}, "route not faked: " + path};
     auto r = it->second.front();
@@ -100,6 +108,34 @@ struct FakeClientIo {
   util::Logger log{err, 0};
   util::Environment env;
 };
+
+/// What a Client needs, faked: a transport that already answers discovery (ConfigMaps, Namespaces; no
+/// groups), canned processes, a settable clock, a log into `err`, and a config for https://k.example:6443
+/// with a token.
+struct ClientParts : FakeClientIo {
+  RestConfig config;
+  ClientParts() {
+    config.server = "https://k.example:6443";
+    config.token = "tok";
+    transport.Add("GET /api", 200, kCoreDiscovery, {{"Content-Type", kAggregatedDiscovery}});
+    transport.Add("GET /apis", 200, R"({"kind":"APIGroupDiscoveryList","items":[]})",
+                  {{"Content-Type", kAggregatedDiscovery}});
+  }
+  /// Requests of `method` for ConfigMaps (discovery left out).
+  int Sent(const std::string& method) {
+    int n = 0;
+    for (const auto& r : transport.requests) n += r.method == method && r.url.find("/configmaps") != std::string::npos;
+    return n;
+  }
+};
+
+/// A kTransport error with this delivery reason (kube/delivery.hpp).
+inline util::Error TransportError(const char* reason) {
+  util::Error e = util::MakeError(util::ErrorKind::kTransport, std::string("Unable to connect to the server: ") + reason);
+  e.reason = reason;
+  return e;
+}
+
 
 /// A Client of https://k.example:6443 (token auth) over FakeClientIo; discovery answers `core` for /api and
 /// `groups` for /apis.

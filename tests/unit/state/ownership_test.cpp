@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "state/applyset.hpp"
+#include "state/marks.hpp"
 
 namespace tazuna::state {
 
@@ -107,6 +108,19 @@ TEST_CASE("ownership: an object rendered twice is an error naming both sources")
 TEST_CASE("ownership: the ApplySet id is kubectl's for a ConfigMap parent in namespace tazuna") {
   // sha256("tazuna-state-web.tazuna.ConfigMap.") in base64url without padding.
   CHECK(ApplySetId("web") == "applyset-mcf2MpQHGHgA2Vasj5PY2Ap7VkGAKcz9MuTfJfPE6t8-v1");
+}
+
+TEST_CASE("ownership: CarriesMarks reads the marks of a live object of any shape") {
+  const Marks ours{"web", "github.com/acme/platform"};
+  const nlohmann::json marked = WithOwnershipMarks({{"kind", "ConfigMap"}, {"metadata", {{"name", "a"}}}}, ours);
+  CHECK(CarriesMarks(marked, ours));
+  CHECK(CarriesMarks(marked, Marks{"web", ""}));
+  CHECK_FALSE(CarriesMarks(marked, Marks{"db", ""}));
+  CHECK_FALSE(CarriesMarks(marked, Marks{"web", "github.com/other/repo"}));
+  for (const char* live : {"[]", "null", R"({"metadata":"x"})", R"({"metadata":{"annotations":[1]}})"}) {
+    CAPTURE(live);
+    CHECK_FALSE(CarriesMarks(nlohmann::json::parse(live), ours));
+  }
 }
 
 }  // namespace tazuna::state
