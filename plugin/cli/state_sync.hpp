@@ -29,15 +29,17 @@ struct StateSyncOptions {
   int history_limit = state::kDefaultHistoryLimit;
   std::optional<bool> wait;     ///< unset: wait only before dependsOn layers and for helmfile `wait: true`
   std::string timeout = "5m";   ///< --timeout of --wait (Go duration or seconds)
+  std::string status_grace = "30s";  ///< --status-grace (WaitPolicy::status_grace)
   // Completed:
   std::chrono::milliseconds lock_wait{60000};
   std::chrono::seconds wait_timeout{300};
+  std::chrono::seconds status_grace_period{30};
   std::optional<state::Plan> plan;          ///< read from --plan
   state::RevisionSelection given_selection;  ///< -e/-t/-m as given (the plan's replace them)
   std::unique_ptr<print::Printer<state::SyncReport>> printer;
 
-  /// Reads TAZUNA_STATE_SYNC_DELETE, parses --lock-timeout (seconds, at most a day) and --timeout (a
-  /// duration of at least a second), reads the --plan file (its selection replaces -e/-t/-m) and picks
+  /// Reads TAZUNA_STATE_SYNC_DELETE, parses --lock-timeout (seconds, at most a day), --timeout (a
+  /// duration of at least a second) and --status-grace (up to a day), reads the --plan file (its selection replaces -e/-t/-m) and picks
   /// the printer from -o; kUsage errors naming the flag, the file's read or parse error.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// --dry-run is none or server (hinting at server for client/true), --concurrency 1..512,
