@@ -98,6 +98,15 @@ util::Result<std::chrono::seconds> ParseWaitTimeout(const std::string& text) {
   return std::chrono::duration_cast<std::chrono::seconds>(*parsed);
 }
 
+util::Result<std::chrono::seconds> ParseStatusGrace(const std::string& text) {
+  auto parsed = kube::ParseTimeout(text);
+  if (!parsed || *parsed < std::chrono::milliseconds(0) || *parsed > std::chrono::hours(24)) {
+    return util::MakeError(util::ErrorKind::kUsage,
+                           "invalid --status-grace \"" + text + "\": use a duration up to 24h, e.g. 30s (0: none)");
+  }
+  return std::chrono::duration_cast<std::chrono::seconds>(*parsed);
+}
+
 // The helmfile block of a manifest that renders through helmfile (itself or as an oras delegate), or null.
 const manifest::HelmfileOptions* HelmfileOf(const manifest::Manifest& m) {
   if (m.type == "helmfile") return &m.helmfile;
@@ -108,13 +117,17 @@ const manifest::HelmfileOptions* HelmfileOf(const manifest::Manifest& m) {
 // Which manifests a sync waits for, and how long (SPEC 4.7): with --wait every manifest; a helmfile
 // manifest with `wait: true` for its timeoutSeconds; always the manifests a selected manifest dependsOn,
 // before that layer starts; with --wait=false none.
-state::WaitPolicy MakeWaitPolicy(const std::vector<const manifest::Manifest*>& selected, std::optional<bool> wait,
-                                 std::chrono::seconds timeout) {
+// Each manifest's statusGraceSeconds, where set, overrides --status-grace for its objects.
+state::WaitPolicy MakeWaitPolicy(const std::vector<const manifest::Manifest*>& selected, const StateSyncOptions& o) {
+  const std::optional<bool> wait = o.wait;
+  const std::chrono::seconds timeout = o.wait_timeout;
   state::WaitPolicy policy;
   policy.enabled = wait.value_or(true);
   policy.timeout = timeout;
+  policy.status_grace = o.status_grace_period;
   for (const manifest::Manifest* m : selected) {
     for (const auto& dep : m->depends_on) policy.depended_on.insert(dep);
+    if (m->status_grace_seconds >= 0) policy.status_grace_of[m->name] = std::chrono::seconds(m->status_grace_seconds);
     const manifest::HelmfileOptions* helmfile = HelmfileOf(*m);
     if (helmfile != nullptr && helmfile->wait) {
       policy.after[m->name] = std::chrono::seconds(helmfile->timeout_seconds);
@@ -135,6 +148,9 @@ util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
   auto wait_for = ParseWaitTimeout(timeout);
   if (!wait_for) return wait_for.error();
   wait_timeout = *wait_for;
+  auto grace = ParseStatusGrace(status_grace);
+  if (!grace) return grace.error();
+  status_grace_period = *grace;
   auto format = print::ParseFormat(output, {"table", "json", "yaml"});
   if (!format) return format.error();
   printer = NewSyncReportPrinter(*format, SyncLineStyle{prune, DryRunStrategy(dry_run)});
@@ -262,8 +278,8 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     }
   }
   Progress progress(ctx.err, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR"));
-  WaitPrinter waits(ctx.err, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR"));
-  so.wait = MakeWaitPolicy(selection->manifests, wait, wait_timeout);
+  WaitPrinter waits(ctx.err, WaitStyleFor(output, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR")));
+  so.wait = MakeWaitPolicy(selection->manifests, *this);
   so.wait.observe = [&](const state::WaitUpdate& u) { waits.Update(u); };
   state::SyncEngine engine(client, store, ctx.clock, (*session)->log);
   auto report = engine.Run(*inputs, manifest::SyncLayers(selection->manifests), so,
@@ -299,7 +315,8 @@ Command NewStateSyncCommand() {
       "Before a dependsOn layer starts, the objects the layers it depends on applied are waited for until\n"
       "ready (Deployments available, Jobs complete, CRDs established, Ready conditions True, ...); --wait\n"
       "waits after every manifest, helmfile `wait: true` after its manifest, --wait=false never. An object\n"
-      "that fails or is not ready in time fails the sync and the layers after it are skipped.\n"
+      "that fails or is not ready in time fails the sync and the layers after it are skipped. An object a\n"
+      "wait finds gone is created again, except a Job whose content already ran (TTL, deleted after it ran).\n"
       "One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision\n"
       "(see state history); --plan applies a reviewed plan only if nothing moved since it was made, on the\n"
       "server, context namespace and flags it was made for.\n";
@@ -329,6 +346,10 @@ Command NewStateSyncCommand() {
                    "Wait until the objects of every manifest are ready (default: only before a dependsOn layer and "
                    "for helmfile wait: true); --wait=false never waits.");
     f.String(&o->timeout, "timeout", 0, "How long --wait and dependsOn waits wait for readiness (e.g. 5m, 90s).");
+    f.String(&o->status_grace, "status-grace", 0,
+             "How long a wait lets a controller take to write the status of an object only a controller writes "
+             "(a custom resource with a status subresource, a PodDisruptionBudget, a LoadBalancer Service) before "
+             "it counts as ready with a warning (e.g. 30s; 0: at once). A manifest's statusGraceSeconds overrides it.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddOutputFlag(f, o->output, "table, json, yaml");
     AddConnectionFlags(f, o->connection);

@@ -1,8 +1,15 @@
 #include "cli/wait_output.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "cli/pipeline.hpp"
 
 namespace tazuna::cli {
+
+WaitStyle WaitStyleFor(const std::string& output, bool live) {
+  if (output == "json") return WaitStyle::kJson;
+  return live ? WaitStyle::kLive : WaitStyle::kLines;
+}
 
 std::string WaitObjectName(const state::WaitItem& item) {
   std::string out = ObjectName(item.key.group, item.key.kind, item.key.name);
@@ -13,19 +20,53 @@ std::string WaitObjectName(const state::WaitItem& item) {
 namespace {
 
 std::string StateText(const state::WaitItem& item) {
-  if (item.last.state == state::ReadyState::kReady) return "ready";
-  if (item.last.state == state::ReadyState::kFailed) return "failed: " + item.last.message;
-  if (item.timed_out) return "timed out: " + item.last.message;
-  return item.last.message;
+  const std::string& message = item.last.message;
+  switch (item.last.state) {
+    case state::ReadyState::kReady: return message.empty() ? "ready" : "ready (" + message + ")";
+    case state::ReadyState::kFailed: return "failed: " + message;
+    case state::ReadyState::kNotFound: return "not found";
+    case state::ReadyState::kInProgress: break;
+  }
+  return item.timed_out ? "timed out: " + message : message;
 }
 
 }  // namespace
 
+std::string WaitEventJson(const state::WaitUpdate& update) {
+  const state::WaitItem& item = *update.item;
+  nlohmann::json event = {{"type", "wait"},
+                          {"manifest", item.manifest},
+                          {"apiVersion", item.key.ApiVersion()},
+                          {"kind", item.key.kind},
+                          {"namespace", item.key.namespace_name},
+                          {"name", item.key.name},
+                          {"state", state::ReadyStateName(item.last.state)},
+                          {"message", item.last.message},
+                          {"timedOut", item.timed_out},
+                          {"waiting", update.waiting},
+                          {"total", update.total}};
+  if (!item.last.warning.empty()) event["warning"] = item.last.warning;
+  return event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void WaitPrinter::Update(const state::WaitUpdate& update) {
-  if (!live_) {
-    err_ << "wait: " << WaitObjectName(*update.item) << ": " << StateText(*update.item) << '\n' << std::flush;
+  const state::WaitItem& item = *update.item;
+  if (style_ == WaitStyle::kJson) {
+    err_ << WaitEventJson(update) << '\n' << std::flush;
     return;
   }
+  if (!item.last.warning.empty()) {
+    Done();
+    err_ << "warning: " << WaitObjectName(item) << ": " << item.last.warning << '\n' << std::flush;
+  }
+  if (style_ == WaitStyle::kLines) {
+    err_ << "wait: " << WaitObjectName(item) << ": " << StateText(item) << '\n' << std::flush;
+    return;
+  }
+  Live(update);
+}
+
+void WaitPrinter::Live(const state::WaitUpdate& update) {
   const state::WaitItem* shown = nullptr;
   for (const auto& item : *update.items) {
     if (state::StillWaiting(item)) {
@@ -37,7 +78,8 @@ void WaitPrinter::Update(const state::WaitUpdate& update) {
     Done();
     return;
   }
-  // The live line keeps to the short form ("1/2 available"); the condition behind it goes to the final error.
+  // The live line keeps to the short form ("2/3 updated, 1 available"); the condition behind it goes to
+  // the final error.
   const std::string& message = shown->last.message;
   err_ << "\r\033[Kwaiting for " << update.waiting << " of " << update.total << " objects: " << WaitObjectName(*shown)
        << " (" << message.substr(0, message.find(" (")) << ")" << std::flush;

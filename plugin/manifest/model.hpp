@@ -56,6 +56,9 @@ struct Manifest {
   HelmfileOptions helmfile;
   OrasOptions oras;
   ManifestsOptions manifests;  ///< `manifests:` block (type manifests)
+  /// `statusGraceSeconds` (ours): how long a sync waits for a controller to write its objects' status
+  /// before they count as ready with a warning; -1 when unset (state sync --status-grace).
+  int status_grace_seconds = -1;
   std::string source_file;  ///< the file that declared it (the root or an include)
   int line = 0;             ///< 1-based line of the entry in source_file
   bool operator==(const Manifest&) const = default;

@@ -100,6 +100,14 @@ Result<std::string> DefaultNamespaceField(const YAML::Node& map, const std::stri
   return ns;
 }
 
+// A whole number of seconds from 0 to `max`, or nullopt.
+std::optional<int> WholeSeconds(const std::string& text, unsigned int max) {
+  unsigned int seconds = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (ec != std::errc() || end != text.data() + text.size() || seconds > max) return std::nullopt;
+  return static_cast<int>(seconds);
+}
+
 // `wait` and `timeoutSeconds` as the Go tool reads them: a bool and a whole number of seconds (0 or
 // absent: 300 s).
 Status ParseHelmfileWait(const YAML::Node& map, const std::string& field, const NodeReader& r, HelmfileOptions& out) {
@@ -109,14 +117,26 @@ Status ParseHelmfileWait(const YAML::Node& map, const std::string& field, const 
   Result<std::string> text = r.String(map, "timeoutSeconds", field);
   if (!text) return text.error();
   if (text->empty()) return util::Ok();
-  unsigned int seconds = 0;
-  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), seconds);
-  if (ec == std::errc() && end == text->data() + text->size() && seconds <= 86400 * 365) {
-    if (seconds > 0) out.timeout_seconds = static_cast<int>(seconds);
+  if (const std::optional<int> seconds = WholeSeconds(*text, 86400 * 365)) {
+    if (*seconds > 0) out.timeout_seconds = *seconds;
     return util::Ok();
   }
   return r.ErrorAt(MarkOf(*NodeReader::Find(map, "timeoutSeconds")), ChildField(field, "timeoutSeconds"),
                    util::StrCat("must be a whole number of seconds, not ", util::Quote(*text)));
+}
+
+// `statusGraceSeconds` (our addition to the Go tool's fields): how long a sync's wait lets a controller
+// take to write the status of this manifest's objects before they count as ready with a warning.
+Status ParseStatusGrace(const YAML::Node& node, const std::string& field, const NodeReader& r, Manifest& m) {
+  Result<std::string> text = r.String(node, "statusGraceSeconds", field);
+  if (!text) return text.error();
+  if (text->empty()) return util::Ok();
+  if (const std::optional<int> seconds = WholeSeconds(*text, 86400)) {
+    m.status_grace_seconds = *seconds;
+    return util::Ok();
+  }
+  return r.ErrorAt(KeyMark(node, "statusGraceSeconds"), ChildField(field, "statusGraceSeconds"),
+                   util::StrCat("must be a whole number of seconds up to 86400, not ", util::Quote(*text)));
 }
 
 Result<HelmfileOptions> ParseHelmfile(const YAML::Node& node, const std::string& field, const NodeReader& r) {
@@ -331,7 +351,7 @@ Status ParseCommonFields(const YAML::Node& node, const std::string& field, const
 Result<ManifestEntry> ParseManifestEntry(const YAML::Node& node, const std::string& field, const NodeReader& r) {
   if (Status s = r.CheckMap(node, field, {"name", "description", "type", "path", "tags", "dependsOn", "includes",
                                           "kustomize", "helmfile", "genesisSecret", "oras", "manifests", "tests",
-                                          "parallel"});
+                                          "parallel", "statusGraceSeconds"});
       !s) {
     return s.error();
   }
@@ -353,6 +373,7 @@ Result<ManifestEntry> ParseManifestEntry(const YAML::Node& node, const std::stri
   }
   if (Status s = CheckNameTypePath(node, field, r, e.manifest); !s) return s.error();
   if (Status s = ParseTypeBlocks(node, field, r, e.manifest); !s) return s.error();
+  if (Status s = ParseStatusGrace(node, field, r, e.manifest); !s) return s.error();
   return e;
 }
 

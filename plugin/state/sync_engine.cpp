@@ -115,7 +115,7 @@ bool SyncEngine::JudgedOnApply(const DiffEntry& e, const json& object, const Syn
     return applied_kinds_.count({util::JsonString(spec, "group"),
                                  util::JsonString(util::JsonObject(spec, "names"), "kind")}) > 0;
   }
-  if (!o.wait.enabled || !MayBeNotReady(e.parsed.group, e.parsed.kind)) return false;
+  if (!o.wait.enabled || !MayBeNotReady(e.parsed.group, e.parsed.kind, object)) return false;
   return o.wait.after.count(e.manifest) > 0 || o.wait.depended_on.count(e.manifest) > 0;
 }
 
@@ -288,6 +288,7 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   if (applied) {
     RecordApplied(task, *applied, live, conflict);
     if (judge) task.readiness = JudgeReadiness(applied->object);
+    task.uid = applied->uid;
     if (!taken.empty()) task.result.note += (task.result.note.empty() ? "" : "; ") + taken;
     if (o.dry_run == kube::DryRun::kNone) {
       cp.Set(e.manifest, e.key, e.new_hash);
@@ -301,9 +302,10 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     }
   }
   log_.Log(2, StrCat(e.manifest, ": ", e.key, " ", VerbName(task.result.verb)));
-  // Nothing reads an applied object again but a CRD's spec (WaitEstablished): its memory goes to the
-  // rows that pile up meanwhile, so thousands of objects do not need both at once.
-  if (PhaseOf(e.parsed) != Phase::kCrd) *task.object = json();
+  // Nothing reads an applied object again but a CRD's spec (WaitEstablished) and one a wait watches
+  // (applied again if it vanishes): its memory goes to the rows that pile up meanwhile, so thousands of
+  // objects do not need both at once.
+  if (PhaseOf(e.parsed) != Phase::kCrd && !judge) *task.object = json();
   Tick();
   if (o.dry_run == kube::DryRun::kNone) {
     if (auto st = cp.MaybeFlush(); !st) Abort(st.error());  // progress that cannot be recorded: stop
@@ -357,7 +359,7 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
   if (waits && o.dry_run == kube::DryRun::kNone) {
     if (auto st = cp.FlushAll(); !st) return st;
   }
-  if (waits) WaitReady({inputs, layer, applied, first_row}, o, out);
+  if (waits) WaitReady({inputs, layer, applied, first_row, cp}, o, out);
   // No flush here: the next layer's intent flush, or the final one with `_metadata`, writes what this
   // layer confirmed (until then its objects are recorded as pending, which is safe).
   return util::Ok();
@@ -397,7 +399,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     if (o.dry_run == kube::DryRun::kNone && !o.origin.empty()) cp.SetOrigin(in.desired.name, o.origin);
   }
   applied_kinds_.clear();
-  failed_unchanged_.clear();
+  unchanged_rows_.clear();
   for (const auto& in : inputs) {
     for (const auto& e : in.diff) {
       if (IsApply(e)) applied_kinds_.emplace(e.parsed.group, e.parsed.kind);
@@ -422,7 +424,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     }
     for (size_t i = 0; i < in.desired.objects.size(); ++i) {
       const DesiredObject& d = in.desired.objects[i];
-      if (!touched[i] && failed_unchanged_.count(d.key_string) == 0) report.results.push_back(MakeResult(in.desired.name, d.key_string, Verb::kUnchanged, d.hash));
+      if (!touched[i] && unchanged_rows_.count(d.key_string) == 0) report.results.push_back(MakeResult(in.desired.name, d.key_string, Verb::kUnchanged, d.hash));
     }
   }
   for (const auto& r : report.results) {

@@ -106,6 +106,10 @@ struct WaitPolicy {
   /// Manifests another manifest of the run dependsOn: waited for (with `timeout`) before the layer after.
   std::set<std::string> depended_on;
   std::chrono::seconds timeout{300};
+  /// Objects whose status no controller writes count as ready (with a warning) this long after their
+  /// spec was written (JudgeContext::grace); per manifest in `status_grace_of`.
+  std::chrono::seconds status_grace{30};
+  std::map<std::string, std::chrono::seconds> status_grace_of;
   WaitObserver observe;  ///< every change of a waited object's judgement (may be empty)
   PollIntervals intervals;
 };
@@ -179,6 +183,7 @@ class SyncEngine {
     nlohmann::json* object = nullptr;  ///< the rendered object; released once applied (not CRDs)
     SyncResult result;
     Readiness readiness;     ///< judged from the apply response
+    std::string uid{};       ///< from the apply response
     bool recreated = false;  ///< deleted and created again (a Job or Pod whose immutable fields changed)
   };
   util::Status ApplyLayer(std::vector<SyncInput>& inputs, const std::vector<size_t>& layer, Checkpointer& cp,
@@ -202,11 +207,22 @@ class SyncEngine {
     const std::vector<size_t>& layer;
     const std::vector<Task>& applied;
     size_t first_row = 0;
+    Checkpointer& cp;
   };
   /// Waits for the objects of this layer's manifests that WaitPolicy names: those applied (judged from
   /// the apply response first) and unchanged ones of kinds that can be not ready (MayBeNotReady). A row
   /// that did not get ready becomes `failed`; an unchanged object that did not gets a `failed` row.
+  /// An object found gone is applied again (`created`, "was missing"), unless it runs once (a Job) and
+  /// its content already ran (sync_wait.cpp).
   void WaitReady(const LayerRun& run, const SyncOptions& o, std::vector<SyncResult>& out);
+  struct Waited;
+  struct PlannedWait;
+  void AddUnchanged(const SyncInput& in, const WaitPolicy& w, PlannedWait& plan);
+  bool ResolveMissing(PlannedWait& plan, const LayerRun& run, const SyncOptions& o, std::vector<SyncResult>& out);
+  void ApplyMissing(PlannedWait& plan, size_t i, const LayerRun& run, const SyncOptions& o, std::vector<SyncResult>& out);
+  Readiness OutcomeOfGone(const WaitItem& item);
+  void FinishWait(PlannedWait& plan, const LayerRun& run, const SyncOptions& o, std::vector<SyncResult>& out);
+  size_t RowOf(PlannedWait& plan, size_t i, std::vector<SyncResult>& out);
   void Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out);
   struct PruneTask;
   class PruneRun;
@@ -232,7 +248,7 @@ class SyncEngine {
   size_t total_ = 0;
   bool crds_applied_ = false;  ///< this run applied CRDs: custom resources may wait for discovery
   std::set<std::pair<std::string, std::string>> applied_kinds_;  ///< group and kind of every object to apply
-  std::set<std::string> failed_unchanged_;  ///< state keys of unchanged objects a wait found not ready
+  std::set<std::string> unchanged_rows_;  ///< keys of unchanged objects a wait gave a row of their own
   std::map<std::string, const Metadata*> stored_meta_;  ///< manifest -> `_metadata` of its state as read
   std::unique_ptr<AdaptiveLimit> limit_;  ///< requests in flight, adapted to the server
 };

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@ struct WaitItem {
   bool timed_out = false; ///< its deadline passed while it was not ready
   std::chrono::steady_clock::time_point deadline;
   size_t row = 0;  ///< the caller's index of its result row
+  /// Objects whose status nobody writes count as ready this long after their spec (JudgeContext::grace).
+  std::chrono::seconds grace{30};
+  /// When the wait started watching it; set by Wait when left at its default.
+  std::chrono::steady_clock::time_point since{};
+  std::string uid{};  ///< the uid last seen (from the apply answer, then from every read)
+  bool told = false;  ///< its judgement went to the observer at least once
 };
 
 /// What a wait reports after every judgement that changed: the item, and how many of `total` still wait.
@@ -42,34 +49,46 @@ struct PollIntervals {
   std::chrono::milliseconds max{1000};
 };
 
-/// Waits until applied objects are ready (JudgeReadiness), failed, or past their deadline.
+/// Waits until applied objects are ready (JudgeReadiness), failed, gone, or past their deadline.
 /// Requests per poll: one per apiVersion, kind and namespace that still has objects waiting (a GET when
-/// it is one object, else one LIST of that kind in that namespace), never one per object.
-/// An object that is gone reads "not found" and keeps waiting.
+/// it is one object, else one LIST of that kind in that namespace), never one per object; plus, once per
+/// kind of custom resource, a GET of its CRD (does it have a status subresource?).
 class ReadinessWaiter {
  public:
   /// `client`, `clock` and `log` must outlive the waiter.
-  ReadinessWaiter(kube::Client& client, util::Clock& clock, util::Logger& log) : client_(client), clock_(clock), log_(log) {}
+  ReadinessWaiter(kube::Client& client, util::Clock& clock, util::Logger& log)
+      : client_(client), clock_(clock), log_(log) {}
   void set_intervals(PollIntervals intervals) { intervals_ = intervals; }
 
-  /// Polls until no item is kInProgress within its deadline, or until one is kFailed (a failure ends
-  /// the wait at once; the others keep their last judgement). Items hold their last judgement and
-  /// timed_out. Every change of a judgement goes to `observe` (may be empty), except an unread item
-  /// (kNotReadYet) found ready.
+  /// Polls until no item is kInProgress within its deadline, or until one is kFailed or kNotFound (a
+  /// failure or a missing object ends the wait at once, so the caller can act; the others keep their
+  /// last judgement). The caller resolves kNotFound items before it waits again with them. Items hold
+  /// their last judgement and timed_out. Every change of a judgement goes to `observe` (may be empty),
+  /// except an unread item (kNotReadYet) found ready; so does, when the wait starts, the first
+  /// judgement of an item not yet told (what it waits for, from the apply's answer).
   void Wait(std::vector<WaitItem>& items, const WaitObserver& observe);
 
  private:
   void Poll(std::vector<WaitItem*>& group);
+  void Judge(WaitItem& item, const nlohmann::json& object);
+  /// Whether custom resources of `key`'s kind have a status subresource (their CRD, read once).
+  StatusSubresource StatusSubresourceOf(const StateKey& key);
 
   kube::Client& client_;
   util::Clock& clock_;
   util::Logger& log_;
   PollIntervals intervals_;
+  std::map<std::string, StatusSubresource> subresources_;  ///< "apiVersion/Kind" -> answer
 };
+
+/// True when the wait must stop: an item failed, or is gone.
+bool WaitEnds(const std::vector<WaitItem>& items);
 
 /// True while `item` still needs polling: in progress and not timed out.
 inline bool StillWaiting(const WaitItem& item) {
   return item.last.state == ReadyState::kInProgress && !item.timed_out;
 }
+/// How many of `items` are StillWaiting.
+size_t CountWaiting(const std::vector<WaitItem>& items);
 
 }  // namespace tazuna::state

@@ -70,6 +70,25 @@ state_keys() {
 # it too): long tests may do fewer rounds there.
 sanitizer_build() { grep -q '^TAZUNA_SANITIZE:BOOL=ON' "$TAZUNA_BUILD_DIR/CMakeCache.txt" 2>/dev/null; }
 
+# jget KUBECTL-GET-ARGS...: kubectl get with errors dropped (empty output when the object does not exist).
+jget() { kubectl get "$@" 2>/dev/null; }
+
+# elapsed_since EPOCH: whole seconds since EPOCH (from date +%s).
+elapsed_since() { echo $(( $(date +%s) - $1 )); }
+
+# not_before LATER EARLIER DESC: passes when both RFC 3339 UTC times are set and LATER >= EARLIER.
+not_before() {
+  if [ -n "$1" ] && [ -n "$2" ] && [[ ! "$1" < "$2" ]]; then pass "$3 ($1 >= $2)"; else fail "$3: '$1' vs '$2'"; fi
+}
+
+# two_layers DIR BASE TOP [FIELDS]: DIR/tazuna.yaml with manifest BASE (path ./base, FIELDS added to its
+# entry) and TOP (path ./top, dependsOn BASE); makes both directories and changes into DIR.
+two_layers() {
+  mkdir -p "$1/base" "$1/top"
+  tazuna_yaml "$1" "{name: $2, type: manifests, path: ./base${4:+, $4}}" "{name: $3, type: manifests, path: ./top, dependsOn: [$2]}"
+  cd "$1" || return 1
+}
+
 # finish: prints the closing line and exits non-zero on any failure.
 finish() {
   echo "$E2E_PASSED passed, $E2E_FAILED failed"

@@ -108,6 +108,19 @@ TEST_CASE("load: helmfile wait and timeoutSeconds (absent or 0: 300 s, as the Go
   }
 }
 
+TEST_CASE("load: statusGraceSeconds (ours): whole seconds up to a day; absent: -1 (--status-grace)") {
+  const std::vector<std::pair<std::string, int>> cases = {
+      {"", -1}, {", statusGraceSeconds: 0", 0}, {", statusGraceSeconds: 45", 45}, {", statusGraceSeconds: \"86400\"", 86400}};
+  for (const auto& [field, want] : cases) {
+    CAPTURE(field);
+    FakeFileReader files;
+    files.files["tazuna.yaml"] = "spec:\n  manifests:\n    - { name: a, type: manifests, path: a.yaml" + field + " }\n";
+    util::Result<TazunaFile> f = LoadTazunaFile("tazuna.yaml", {"", "dev"}, files);
+    REQUIRE_MESSAGE(f.has_value(), f.error().message);
+    CHECK(f->manifests[0].status_grace_seconds == want);
+  }
+}
+
 TEST_CASE("load: minimal file; mode defaults to or; dev builds skip the version gate") {
   FakeFileReader files;
   files.files["tazuna.yaml"] = "spec:\n  minimumSupportedTazunaVersion: 99.0.0\n  manifests:\n"

@@ -20,7 +20,11 @@ constexpr char kGroups[] =
     R"({"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[)"
     R"({"resource":"deployments","responseKind":{"kind":"Deployment"},"scope":"Namespaced"}]}]},)"
     R"({"metadata":{"name":"batch"},"versions":[{"version":"v1","resources":[)"
-    R"({"resource":"jobs","responseKind":{"kind":"Job"},"scope":"Namespaced"}]}]}]})";
+    R"({"resource":"jobs","responseKind":{"kind":"Job"},"scope":"Namespaced"}]}]},)"
+    R"({"metadata":{"name":"apiextensions.k8s.io"},"versions":[{"version":"v1","resources":[)"
+    R"({"resource":"customresourcedefinitions","responseKind":{"kind":"CustomResourceDefinition"},"scope":"Cluster"}]}]},)"
+    R"({"metadata":{"name":"example.com"},"versions":[{"version":"v1","resources":[)"
+    R"({"resource":"gadgets","responseKind":{"kind":"Gadget"},"scope":"Namespaced"}]}]}]})";
 
 std::string Deployment(const std::string& name, int available) {
   return nlohmann::json({{"apiVersion", "apps/v1"},
@@ -78,7 +82,8 @@ TEST_CASE("wait: many objects of one kind and namespace cost one LIST per poll, 
   for (const auto& item : items) CHECK(item.last.state == ReadyState::kReady);
   CHECK(h.Requests("GET /apis/apps/v1/namespaces/a/deployments") == 2);
   CHECK(h.Requests("GET /apis/apps/v1/namespaces/a/deployments/d0") == 0);
-  CHECK(seen == std::vector<std::string>{"d0:0/1 available:2", "d1::2", "d2:0/1 available:2", "d0::0", "d2::0"});
+  CHECK(seen == std::vector<std::string>{"d0:new:3", "d1:new:3", "d2:new:3", "d0:0/1 available:2", "d1::2",
+                                         "d2:0/1 available:2", "d0::0", "d2::0"});
   CHECK(h.clock.sleeps == std::vector<std::chrono::milliseconds>{std::chrono::milliseconds(100), std::chrono::milliseconds(200)});
 }
 
@@ -90,13 +95,13 @@ TEST_CASE("wait: one object is read with a GET; past its deadline it is timed ou
   ReadinessWaiter waiter(*h.client, h.clock, h.log);
   waiter.Wait(items, nullptr);
   CHECK(items[0].timed_out);
-  CHECK(items[0].last == Readiness{ReadyState::kInProgress, "0/1 available"});
+  CHECK(items[0].last == Readiness{ReadyState::kInProgress, "0/1 available", ""});
   // 100 + 200 + 400 + 800 + 1000 + 1000 ms: the poll after the deadline is the last.
   CHECK(h.Requests("GET /apis/apps/v1/namespaces/a/deployments/d0") == 6);
   CHECK(h.Requests("GET /apis/apps/v1/namespaces/a/deployments") == 0);
 }
 
-TEST_CASE("wait: a failure ends the wait at once; a missing object keeps waiting as not found") {
+TEST_CASE("wait: a failure ends the wait at once; so does a missing object, for the caller to act") {
   Harness h;
   const auto deadline = h.clock.Steady() + std::chrono::seconds(300);
   h.transport.Add("GET /apis/batch/v1/namespaces/a/jobs/j", 200,
@@ -106,10 +111,16 @@ TEST_CASE("wait: a failure ends the wait at once; a missing object keeps waiting
   ReadinessWaiter waiter(*h.client, h.clock, h.log);
   waiter.Wait(items, nullptr);
   CHECK(items[0].last ==
-        Readiness{ReadyState::kFailed, "Failed=True BackoffLimitExceeded: Job has reached the specified backoff limit"});
-  CHECK(items[1].last == Readiness{ReadyState::kInProgress, "not found"});
+        Readiness{ReadyState::kFailed, "Failed=True BackoffLimitExceeded: Job has reached the specified backoff limit", ""});
+  CHECK(items[1].last == Readiness{ReadyState::kNotFound, "not found", ""});
   CHECK_FALSE(items[1].timed_out);
   CHECK(h.clock.sleeps.size() == 1);
+
+  Harness h2;  // alone, a missing object ends the wait at its first poll, long before its deadline
+  std::vector<WaitItem> gone = {Item("apps", "Deployment", "gone", deadline)};
+  ReadinessWaiter(*h2.client, h2.clock, h2.log).Wait(gone, nullptr);
+  CHECK(gone[0].last.state == ReadyState::kNotFound);
+  CHECK(h2.clock.sleeps.size() == 1);
 }
 
 TEST_CASE("wait: an unread object found ready is not reported") {
@@ -125,16 +136,49 @@ TEST_CASE("wait: an unread object found ready is not reported") {
   CHECK(reports == 0);
 }
 
-TEST_CASE("readiness: kinds that can be not ready after they exist") {
-  CHECK(MayBeNotReady("apps", "Deployment"));
-  CHECK(MayBeNotReady("", "Pod"));
-  CHECK(MayBeNotReady("apiregistration.k8s.io", "APIService"));
-  CHECK(MayBeNotReady("cert-manager.io", "ClusterIssuer"));
-  CHECK(MayBeNotReady("cluster.x-k8s.io", "Cluster"));
-  CHECK_FALSE(MayBeNotReady("", "ConfigMap"));
-  CHECK_FALSE(MayBeNotReady("", "Namespace"));
-  CHECK_FALSE(MayBeNotReady("rbac.authorization.k8s.io", "ClusterRole"));
-  CHECK_FALSE(MayBeNotReady("policy", "PodDisruptionBudget"));
+// A Gadget created at the fake clock's start; `status` as a controller left it ("" for none).
+std::string Gadget(const std::string& name, const std::string& status) {
+  std::string managed = R"([{"manager":"tazuna","operation":"Apply","time":"2026-01-01T00:00:00Z"})";
+  if (!status.empty()) managed += R"(,{"manager":"gadget-controller","operation":"Update","subresource":"status","time":"2026-01-01T00:00:01Z"})";
+  return R"({"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":")" + name +
+         R"(","namespace":"a","generation":1,"creationTimestamp":"2026-01-01T00:00:00Z","managedFields":)" + managed + "]}" +
+         (status.empty() ? "" : R"(,"status":)" + status) + "}";
+}
+
+TEST_CASE("wait: a custom resource waits for a controller's status (its CRD read once); none within the grace period: ready, warned") {
+  Harness h;
+  const auto deadline = h.clock.Steady() + std::chrono::seconds(60);
+  h.transport.Add("GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com", 200,
+                  R"({"kind":"CustomResourceDefinition","spec":{"group":"example.com","versions":[)"
+                  R"({"name":"v1beta1","served":true},{"name":"v1","served":true,"subresources":{"status":{}}}]}})");
+  const std::string ready = R"({"conditions":[{"type":"Ready","status":"True","observedGeneration":1}]})";
+  h.transport.Add("GET /apis/example.com/v1/namespaces/a/gadgets", 200, ListOf({Gadget("g1", ""), Gadget("g2", "")}));
+  h.transport.Add("GET /apis/example.com/v1/namespaces/a/gadgets", 200, ListOf({Gadget("g1", ready), Gadget("g2", "")}));
+  h.transport.Add("GET /apis/example.com/v1/namespaces/a/gadgets/g2", 200, Gadget("g2", ""));  // alone: a GET
+  std::vector<WaitItem> items = {Item("example.com", "Gadget", "g1", deadline), Item("example.com", "Gadget", "g2", deadline)};
+  for (auto& item : items) item.grace = std::chrono::seconds(5);
+  std::vector<std::string> seen;
+  ReadinessWaiter waiter(*h.client, h.clock, h.log);
+  waiter.Wait(items, [&](const WaitUpdate& u) { seen.push_back(u.item->key.name + ":" + u.item->last.message + ":" + u.item->last.warning); });
+  CHECK(items[0].last == Readiness{});
+  CHECK(items[1].last == Readiness{ReadyState::kReady, "", "no controller wrote its status within 5s; counted as ready"});
+  CHECK(seen == std::vector<std::string>{"g1:new:", "g2:new:", "g1:waiting for a controller to write its status:",
+                                         "g2:waiting for a controller to write its status:", "g1::",
+                                         "g2::no controller wrote its status within 5s; counted as ready"});
+  CHECK(h.Requests("GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com") == 1);
+  CHECK(h.clock.Steady() - items[1].since >= std::chrono::seconds(5));
+  CHECK(h.clock.Steady() - items[1].since < std::chrono::seconds(7));
+}
+
+TEST_CASE("wait: a CRD that cannot be read leaves kstatus's rules (no status yet is ready)") {
+  Harness h;
+  h.transport.Add("GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com", 403,
+                  R"({"kind":"Status","status":"Failure","reason":"Forbidden","code":403,"message":"forbidden"})");
+  h.transport.Add("GET /apis/example.com/v1/namespaces/a/gadgets/g1", 200, Gadget("g1", ""));
+  std::vector<WaitItem> items = {Item("example.com", "Gadget", "g1", h.clock.Steady() + std::chrono::seconds(60))};
+  ReadinessWaiter(*h.client, h.clock, h.log).Wait(items, nullptr);
+  CHECK(items[0].last == Readiness{});
+  CHECK(items[0].uid.empty());
 }
 
 }  // namespace tazuna::state
