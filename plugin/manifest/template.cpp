@@ -1,5 +1,9 @@
 #include "manifest/template.hpp"
 
+#include <set>
+
+#include "manifest/gotemplate/exec.hpp"
+#include "manifest/gotemplate/parse.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::manifest {
@@ -67,14 +71,17 @@ util::Result<std::string> ExpandActions(std::string_view text, const std::string
   return out;
 }
 
-util::Result<std::string> SubstituteEnvironment(std::string_view text, std::string_view environment,
-                                                const std::string& file) {
-  return ExpandActions(text, file, [&](std::string_view expr) -> util::Result<std::string> {
-    if (expr == ".Environment") return std::string(environment);
-    return util::MakeError(util::ErrorKind::kInput,
-                           util::StrCat("unsupported action ", util::Quote(util::StrCat("{{ ", expr, " }}")),
-                                        " (only {{ .Environment }} is allowed)"));
-  });
+util::Result<std::string> RenderTazunaTemplate(std::string_view text, const std::string& file,
+                                               const std::string& environment) {
+  const gotemplate::Source source{text, file};
+  std::set<std::string> functions;
+  for (const auto& [name, f] : gotemplate::Builtins()) functions.insert(name);
+  auto trees = gotemplate::Parse(source, file, functions);
+  if (!trees) return trees.error();
+  const util::GoValue data = util::GoValue::Struct({"tmpl.Data", {{"Environment", util::GoValue::String(environment)}}});
+  gotemplate::ExecOptions options;
+  options.missing_key = gotemplate::MissingKey::kError;
+  return gotemplate::Execute(source, *trees, file, data, options);
 }
 
 }  // namespace tazuna::manifest

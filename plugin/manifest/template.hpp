@@ -18,8 +18,11 @@ using ActionEvaluator = std::function<util::Result<std::string>(std::string_view
 util::Result<std::string> ExpandActions(std::string_view text, const std::string& file,
                                         const ActionEvaluator& evaluate);
 
-/// Replaces every `{{ .Environment }}` with `environment`; any other action is an error.
-util::Result<std::string> SubstituteEnvironment(std::string_view text, std::string_view environment,
-                                                const std::string& file);
+/// Renders `text` (the contents of `file`) as the Go tazuna renders tazuna.yaml and its includes: Go's
+/// text/template (manifest/gotemplate) with missingkey=error, executed with the data
+/// `tmpl.Data{Environment: environment}`, named `file`. Errors are kInput
+/// `<file>:<line>:<col>: template: <Go's message>`.
+util::Result<std::string> RenderTazunaTemplate(std::string_view text, const std::string& file,
+                                               const std::string& environment);
 
 }  // namespace tazuna::manifest

@@ -10,6 +10,7 @@ regression cases (crash-*, added by scripts/fuzz or by hand) stay. Sources per t
   state_configmap  state in the Go tool's form as tests/e2e/state_list_diff_test.sh and store_test.cpp write it
   go_json          the Go oracle's JSON column of tests/unit/util/yaml_json_test.cpp, go_json_test.cpp values
   content_hash     the objects of tests/unit/state/content_hash_test.cpp and of the e2e fixtures
+  gotemplate       tests/testdata/gotemplate/*.tmpl (the differential test's corpus) and tazuna.yaml files
 """
 import hashlib
 import json
@@ -182,10 +183,18 @@ def content_hash():
     yield "not-an-object", b'[1, "two", 3.5]'
 
 
+def gotemplate():
+    for f in sorted((ROOT / "tests/testdata/gotemplate").glob("*.tmpl")):
+        yield f.stem, f.read_bytes()
+    for f in yaml_files("tests/e2e/fixtures", "examples"):
+        if f.name == "tazuna.yaml":
+            yield f"tazuna-{f.parent.name}", f.read_bytes()
+
+
 def main():
     for target, seeds in [("yaml_json", yaml_json), ("tazuna_load", tazuna_load), ("kubeconfig", kubeconfig),
                           ("exec_credential", exec_credential), ("state_configmap", state_configmap),
-                          ("go_json", go_json), ("content_hash", content_hash)]:
+                          ("go_json", go_json), ("content_hash", content_hash), ("gotemplate", gotemplate)]:
         out = CORPUS / target
         out.mkdir(parents=True, exist_ok=True)
         for old in out.glob("seed-*"):
