@@ -73,4 +73,12 @@ bool IsGoPrint(char32_t r) { return InTable(kGoPrint, r); }
 bool IsGoLetter(char32_t r) { return InTable(kGoLetter, r); }
 bool IsGoDigit(char32_t r) { return InTable(kGoDigit, r); }
 
+bool IsGoSpace(char32_t r) {
+  switch (r) {
+    case '\t': case '\n': case '\v': case '\f': case '\r': case ' ': case 0x85: case 0xA0: case 0x1680:
+    case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000: return true;
+    default: return r >= 0x2000 && r <= 0x200A;
+  }
+}
+
 }  // namespace tazuna::util

@@ -26,5 +26,7 @@ size_t RuneCount(std::string_view text);
 bool IsGoPrint(char32_t r);
 bool IsGoLetter(char32_t r);
 bool IsGoDigit(char32_t r);
+/// Go's unicode.IsSpace (what strings.TrimSpace trims).
+bool IsGoSpace(char32_t r);
 
 }  // namespace tazuna::util

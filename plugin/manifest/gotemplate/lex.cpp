@@ -378,12 +378,4 @@ std::vector<Token> Lexer::Run() {
 
 std::vector<Token> Lex(std::string_view text) { return Lexer(text).Run(); }
 
-bool IsUnicodeSpace(char32_t r) {
-  switch (r) {
-    case '\t': case '\n': case '\v': case '\f': case '\r': case ' ': case 0x85: case 0xA0: case 0x1680:
-    case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000: return true;
-    default: return r >= 0x2000 && r <= 0x200A;
-  }
-}
-
 }  // namespace tazuna::manifest::gotemplate

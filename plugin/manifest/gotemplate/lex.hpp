@@ -27,7 +27,4 @@ struct Token {
 /// lexing stops at the first error, which is the last token (kError). Otherwise the last is kEof.
 std::vector<Token> Lex(std::string_view text);
 
-/// unicode.IsSpace, as bytes.TrimSpace uses it (for IsEmptyTree).
-bool IsUnicodeSpace(char32_t r);
-
 }  // namespace tazuna::manifest::gotemplate

@@ -33,7 +33,7 @@ bool IsEmptyTree(const Node* n) {
   std::string_view text = n->text;
   while (!text.empty()) {
     const util::DecodedRune d = util::DecodeRune(text);
-    if (!IsUnicodeSpace(d.rune) || (d.width == 1 && d.rune == util::kRuneError)) return false;
+    if (!util::IsGoSpace(d.rune) || (d.width == 1 && d.rune == util::kRuneError)) return false;
     text.remove_prefix(d.width);
   }
   return true;
