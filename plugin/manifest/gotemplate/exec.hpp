@@ -22,7 +22,7 @@ struct ExecOptions {
   const FunctionMap* functions = nullptr;  ///< callable besides the builtins (may be null)
   size_t max_output = 16 << 20;            ///< bytes; more is an error (Go has no bound)
   int max_depth = 1000;                    ///< nested {{template}} calls (Go: 100,000)
-  uint64_t max_iterations = 10000000;      ///< range iterations in all (Go has no bound)
+  uint64_t max_iterations = 100000;        ///< range iterations in all (Go has no bound)
 };
 
 /// Executes the template `name` of `trees` with `data` as dot and `$` (Go's Template.Execute).

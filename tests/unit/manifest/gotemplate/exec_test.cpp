@@ -80,6 +80,9 @@ TEST_CASE("gotemplate: bounds on output, recursion and iterations are errors, no
   few.max_iterations = 100;
   CHECK(Run("{{ range 1000000000 }}{{ end }}", "", few).error().message ==
         "f.yaml:1:4: template: range: too many iterations");
+  // Fuzz timeout case: a huge range with a small body stopped by the default bound, not after 16 MiB.
+  CHECK(Run("{{ range 372036854775808 }}\n }}{{ end }}").error().message ==
+        "f.yaml:1:4: template: range: too many iterations");
   std::string nested(1100, '(');
   nested = "{{ " + nested + "1" + std::string(1100, ')') + " }}";
   CHECK(Run(nested).error().message == "f.yaml:1:1004: template: max expression depth exceeded");
