@@ -3,6 +3,8 @@
 // `helm template` per release. What helmfile would do differently is refused, naming what needs the
 // helmfile binary; tests/e2e/helmfile_test.sh compares the results with real helmfile.
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "manifest/helmfile.hpp"
 #include "manifest/helmfile_template.hpp"
@@ -239,12 +241,20 @@ util::Result<Documents> RenderHelmfileSubset(const HelmfileRun& run, RenderConte
   const auto releases = state->find("releases");
   if (releases == state->end() || releases->is_null()) return Documents{};
   if (!releases->is_array()) return HfError(run.file, "releases: must be a list");
-  Documents out;
+  // In the order `helmfile template --output-dir` leaves them, read back by path (render_helmfile.cpp):
+  // by the release's own namespace ("" first), then its name, so both ways give the same objects in
+  // the same order.
+  std::vector<std::pair<std::pair<std::string, std::string>, const json*>> ordered;
   for (const json& release : *releases) {
     if (!release.is_object()) return HfError(run.file, "releases[] entries must be mappings");
     const auto installed = release.find("installed");
     if (installed != release.end() && installed->is_boolean() && !installed->get<bool>()) continue;
-    util::Result<Documents> docs = TemplateRelease(release, run, repositories, ctx);
+    ordered.push_back({{StringOf(release, "namespace"), StringOf(release, "name")}, &release});
+  }
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  Documents out;
+  for (const auto& [order, release] : ordered) {
+    util::Result<Documents> docs = TemplateRelease(*release, run, repositories, ctx);
     if (!docs) return docs.error();
     for (json& doc : *docs) out.push_back(std::move(doc));
   }

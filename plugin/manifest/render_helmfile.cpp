@@ -52,7 +52,8 @@ class OutputDir {
 std::vector<std::string> HelmfileArgv(const HelmfileRun& run, const std::string& out_dir, RenderContext& ctx) {
   std::vector<std::string> argv = {"helmfile", "--file", run.file};
   if (!run.tazuna.environment.empty()) argv.insert(argv.end(), {"--environment", run.tazuna.environment});
-  if (!run.options.default_namespace.empty()) argv.insert(argv.end(), {"--namespace", run.options.default_namespace});
+  // Not --namespace: helmfile's --namespace overrides every release's own namespace. Releases without
+  // one get defaultNamespace through HELM_NAMESPACE (RenderWithHelmfile).
   // Var values may come from 1Password: they go through stdin, never argv or disk.
   if (!run.vars.empty()) argv.insert(argv.end(), {"--state-values-file", "/dev/stdin"});
   argv.insert(argv.end(), {"template", "--no-hooks"});
@@ -72,8 +73,10 @@ std::vector<std::string> HelmfileArgv(const HelmfileRun& run, const std::string&
   return argv;
 }
 
-// The files helm wrote, under <dir>/n-<release namespace>/r-<release>/..., in path order.
-util::Result<Documents> ReadOutputDir(const std::string& dir, RenderContext& ctx) {
+// The files helm wrote, under <dir>/n-<release namespace>/r-<release>/..., in path order. A release
+// without a namespace ("n-") places its objects in `unset_namespace` (defaultNamespace; empty: the
+// context's at apply time), as the fallback does.
+util::Result<Documents> ReadOutputDir(const std::string& dir, const std::string& unset_namespace, RenderContext& ctx) {
   Documents out;
   if (!ctx.files.IsDirectory(dir)) return out;  // no release rendered anything
   auto files = ctx.files.ListFilesRecursive(dir);
@@ -87,7 +90,8 @@ util::Result<Documents> ReadOutputDir(const std::string& dir, RenderContext& ctx
     const std::string source = util::StrCat("helmfile template output of release ", util::Quote(parts[1].substr(2)));
     auto docs = ParseDocuments(*text, source);
     if (!docs) return docs.error();
-    auto placed = TargetNamespace(std::move(*docs), parts[0].substr(2), source, ctx);
+    const std::string ns = parts[0].size() > 2 ? parts[0].substr(2) : unset_namespace;
+    auto placed = TargetNamespace(std::move(*docs), ns, source, ctx);
     if (!placed) return placed.error();
     for (json& doc : *placed) out.push_back(std::move(doc));
   }
@@ -99,12 +103,12 @@ util::Result<Documents> RenderWithHelmfile(const HelmfileRun& run, RenderContext
   const OutputDir dir(ctx.env);
   if (dir.path().empty()) return util::MakeError(util::ErrorKind::kInternal, "helmfile: cannot create a temp dir");
   ToolCall call{HelmfileArgv(run, dir.path(), ctx), "", run.vars.empty() ? "" : run.vars.dump(), {}, {}};
-  // A release without a namespace renders with helm's "default", as the fallback does, not with
-  // whatever namespace the kubeconfig's context happens to have.
-  call.env["HELM_NAMESPACE"] = "default";
+  // A release without a namespace renders with defaultNamespace, else helm's "default", as the fallback
+  // does, not with whatever namespace the kubeconfig's context happens to have.
+  call.env["HELM_NAMESPACE"] = ReleaseNamespace("", run.options);
   util::Result<std::string> out = RunTool(call, ctx);
   if (!out) return out.error();
-  return ReadOutputDir(dir.path(), ctx);
+  return ReadOutputDir(dir.path(), run.options.default_namespace, ctx);
 }
 
 }  // namespace

@@ -318,12 +318,13 @@ TEST_CASE("render helmfile: the real helmfile first, vars on stdin, release name
   const util::ProcessRequest& req = f.processes.requests[0];
   const std::vector<std::string> head(req.argv.begin(), req.argv.end() - 4);
   CHECK(util::Join(head, " ") ==
-        "helmfile --file repo/hf/helmfile.yaml.gotmpl --environment prod --namespace fallback --state-values-file "
+        // No --namespace: helmfile's would override every release's own namespace (HELM_NAMESPACE below).
+        "helmfile --file repo/hf/helmfile.yaml.gotmpl --environment prod --state-values-file "
         "/dev/stdin template --no-hooks --include-crds --kube-version 1.31.0 --values repo/extra/prod.yaml");
   CHECK(req.argv[req.argv.size() - 4] == "--output-dir");
   CHECK(req.argv.back() == "{{ .OutputDir }}/n-{{ .Release.Namespace }}/r-{{ .Release.Name }}");
   CHECK(json::parse(req.stdin_data) == json::parse(R"({"tag":"secret-v2"})"));
-  CHECK(req.env.at("HELM_NAMESPACE") == "default");
+  CHECK(req.env.at("HELM_NAMESPACE") == "fallback");
   CHECK(f.log_stream.str().find("secret-v2") == std::string::npos);
 }
 
@@ -357,18 +358,19 @@ TEST_CASE("render helmfile: without helmfile, helm template per release; a relea
   REQUIRE_MESSAGE(r.has_value(), r.error().message);
   const std::vector<std::string> commands = f.processes.Commands();
   REQUIRE(commands.size() == 3);
+  // Releases in the order helmfile's --output-dir is read back: own namespace ("" first), then name.
   CHECK(commands[1] ==
-        "helm template web repo/hf/charts/web --namespace apps --version 1.2.3 --no-hooks --include-crds "
-        "--kube-version 1.31.0 --values - --set a.b=x\\,y --set list={1,\\{two\\}}");
-  CHECK(commands[2] ==
         "helm template cache redis --repo https://charts.example.com --namespace fallback --no-hooks "
         "--include-crds --kube-version 1.31.0 --values -");
-  CHECK(json::parse(f.processes.requests[1].stdin_data) ==
+  CHECK(commands[2] ==
+        "helm template web repo/hf/charts/web --namespace apps --version 1.2.3 --no-hooks --include-crds "
+        "--kube-version 1.31.0 --values - --set a.b=x\\,y --set list={1,\\{two\\}}");
+  CHECK(json::parse(f.processes.requests[2].stdin_data) ==
         json::parse(R"({"image":{"repo":"nginx","tag":"v2"},"env":"prod","replicas":3})"));
-  CHECK(json::parse(f.processes.requests[2].stdin_data) == json::parse(R"({"host":"example.org","replicas":3})"));
+  CHECK(json::parse(f.processes.requests[1].stdin_data) == json::parse(R"({"host":"example.org","replicas":3})"));
   // web's objects go to its release namespace; cache has none, so the manifest's defaultNamespace applies.
-  CHECK(Ids(r->objects) == std::vector<std::string>{"Namespace//ns-web", "Namespace//ns-cache", "ConfigMap/apps/web",
-                                                    "ConfigMap/fallback/cache"});
+  CHECK(Ids(r->objects) == std::vector<std::string>{"Namespace//ns-cache", "Namespace//ns-web",
+                                                    "ConfigMap/fallback/cache", "ConfigMap/apps/web"});
 }
 
 TEST_CASE("render helmfile: what needs the helmfile binary says so; helmfile.yaml is not a template") {
