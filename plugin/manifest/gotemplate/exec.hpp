@@ -21,7 +21,8 @@ struct ExecOptions {
   MissingKey missing_key = MissingKey::kError;
   const FunctionMap* functions = nullptr;  ///< callable besides the builtins (may be null)
   size_t max_output = 16 << 20;            ///< bytes; more is an error (Go has no bound)
-  int max_depth = 1000;                    ///< nested {{template}} calls (Go: 100,000)
+  int max_depth = 100;                     ///< nested {{template}} calls (Go: 100,000; 1000 overflowed
+                                           ///< the ASan build's stack)
   uint64_t max_iterations = 100000;        ///< range iterations in all (Go has no bound)
 };
 
