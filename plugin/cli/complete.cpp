@@ -1,6 +1,7 @@
 #include "cli/complete.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "cli/build_info.hpp"
 #include "cli/command.hpp"
@@ -12,7 +13,14 @@ namespace tazuna::cli {
 
 namespace {
 
-constexpr int kNoFileComp = 4;  // cobra ShellCompDirectiveNoFileComp
+constexpr int kDefault = 0;        // cobra ShellCompDirectiveDefault: the shell completes file names
+constexpr int kNoFileComp = 4;     // cobra ShellCompDirectiveNoFileComp
+constexpr int kFilterFileExt = 8;  // cobra ShellCompDirectiveFilterFileExt: candidates are extensions
+
+struct Completion {
+  std::vector<std::string> candidates;
+  int directive = kNoFileComp;
+};
 
 std::string FlagValue(const std::vector<std::string>& words, const std::string& long_name, char short_name) {
   std::string value;
@@ -26,22 +34,47 @@ std::string FlagValue(const std::vector<std::string>& words, const std::string& 
   return value;
 }
 
-std::vector<std::string> ManifestNames(const std::vector<std::string>& words, util::FileReader& files) {
+// What -m, -t and -e complete from the tazuna.yaml of -f (else ./tazuna.yaml), loaded with -e.
+enum class FromFile { kManifests, kTags, kEnvironments };
+
+std::vector<std::string> FileNames(const std::vector<std::string>& words, util::FileReader& files, FromFile what) {
   std::string file = FlagValue(words, "file", 'f');
   if (file.empty()) file = "tazuna.yaml";
   manifest::LoadOptions load;
-  load.environment = FlagValue(words, "environment", 'e');
+  load.environment = what == FromFile::kEnvironments ? "" : FlagValue(words, "environment", 'e');
   load.tool_version = std::string(BuildVersion());
   auto loaded = manifest::LoadTazunaFile(file, load, files);
   std::vector<std::string> out;
-  if (loaded) {
-    for (const auto& m : loaded->manifests) out.push_back(m.name);
+  if (!loaded) return out;
+  if (what == FromFile::kEnvironments) {
+    for (const auto& [name, env] : loaded->environments) out.push_back(name);
+  }
+  for (const auto& m : loaded->manifests) {
+    if (what == FromFile::kManifests) out.push_back(m.name);
+    if (what == FromFile::kTags) out.insert(out.end(), m.tags.begin(), m.tags.end());
   }
   return out;
 }
 
-std::vector<std::string> Candidates(const std::vector<std::string>& words, const std::string& prev,
-                                    const std::string& word, const util::Environment& env, util::FileReader& files) {
+// Flags whose value completes without the command: files, names from tazuna.yaml or the kubeconfig.
+std::optional<Completion> FlagValueCandidates(const std::vector<std::string>& words, const std::string& prev,
+                                              const util::Environment& env, util::FileReader& files) {
+  if (prev == "-f" || prev == "--file") return Completion{{"yaml", "yml"}, kFilterFileExt};
+  if (prev == "--plan" || prev == "--out" || prev == "--kubeconfig") return Completion{{}, kDefault};
+  if (prev == "-m" || prev == "--manifest") return Completion{FileNames(words, files, FromFile::kManifests)};
+  if (prev == "-t" || prev == "--tags") return Completion{FileNames(words, files, FromFile::kTags)};
+  if (prev == "-e" || prev == "--environment") return Completion{FileNames(words, files, FromFile::kEnvironments)};
+  if (prev == "--context") {
+    kube::ConfigFlags flags;
+    flags.kubeconfig = FlagValue(words, "kubeconfig", 0);
+    return Completion{kube::ListContextNames(flags, env, files)};
+  }
+  if (prev == "-o" || prev == "--output") return Completion{{"json", "table", "wide", "yaml"}};
+  if (prev == "--dry-run") return Completion{{"none", "server"}};
+  return std::nullopt;
+}
+
+std::vector<std::string> Candidates(const std::vector<std::string>& words, const std::string& word) {
   const auto commands = AllCommands();
   // The command is the longest path matching the leading non-flag words.
   const Command* cmd = nullptr;
@@ -58,14 +91,6 @@ std::vector<std::string> Candidates(const std::vector<std::string>& words, const
       depth = parts.size();
     }
   }
-  if (prev == "-m" || prev == "--manifest") return ManifestNames(words, files);
-  if (prev == "--context") {
-    kube::ConfigFlags flags;
-    flags.kubeconfig = FlagValue(words, "kubeconfig", 0);
-    return kube::ListContextNames(flags, env, files);
-  }
-  if (prev == "-o" || prev == "--output") return {"json", "table", "wide", "yaml"};
-  if (prev == "--dry-run") return {"none", "server"};
   if (cmd != nullptr && util::StartsWith(word, "-")) {
     FlagSet flags;
     cmd->add_flags(flags);
@@ -89,14 +114,27 @@ int Complete(std::ostream& out, const util::Environment& env, util::FileReader& 
   if (!args.empty() && args[0] == "__complete") args.erase(args.begin());
   const std::string word = args.empty() ? "" : args.back();
   if (!args.empty()) args.pop_back();
-  const std::string prev = args.empty() ? "" : args.back();
-  auto candidates = Candidates(args, prev, word, env, files);
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-  for (const auto& c : candidates) {
-    if (util::StartsWith(c, word)) out << c << '\n';
+  std::string prev = args.empty() ? "" : args.back();
+  std::string prefix;  // --flag=value: the value completes, printed after "--flag=" as cobra does
+  std::string typed = word;
+  if (const size_t eq = word.find('='); util::StartsWith(word, "--") && eq != std::string::npos) {
+    prev = word.substr(0, eq);
+    prefix = word.substr(0, eq + 1);
+    typed = word.substr(eq + 1);
   }
-  out << ':' << kNoFileComp << '\n';
+  std::optional<Completion> c = FlagValueCandidates(args, prev, env, files);
+  if (!c && prefix.empty()) c = Completion{Candidates(args, word)};
+  if (!c) c = Completion{};
+  std::sort(c->candidates.begin(), c->candidates.end());
+  c->candidates.erase(std::unique(c->candidates.begin(), c->candidates.end()), c->candidates.end());
+  for (const auto& candidate : c->candidates) {
+    if (c->directive == kFilterFileExt) {
+      out << candidate << '\n';
+    } else if (util::StartsWith(candidate, typed)) {
+      out << prefix << candidate << '\n';
+    }
+  }
+  out << ':' << c->directive << '\n';
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "cli/command.hpp"
 #include "cli/help.hpp"
 #include "cli/report_error.hpp"
+#include "util/edit_distance.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {
@@ -65,6 +66,32 @@ int RunCommand(Context& ctx, const Command& cmd, const std::vector<std::string>&
   return *code;
 }
 
+// Cobra's answer to a word that names no command: its parent, "Did you mean this?" with the commands
+// within an edit distance of 2 or starting with the word, and where to get usage; exit 1.
+int UnknownCommand(Context& ctx, const std::vector<Command>& commands, const std::vector<std::string>& args) {
+  const bool in_group = args[0] == "state" && args.size() > 1;
+  const std::string& typed = in_group ? args[1] : args[0];
+  const std::string parent = in_group ? "kubectl tazuna state" : "kubectl tazuna";
+  std::vector<std::string> suggestions;
+  for (const auto& c : commands) {
+    const auto parts = util::Split(c.path, ' ');
+    if (in_group && !(parts.size() == 2 && parts[0] == "state")) continue;
+    const std::string& name = in_group ? parts[1] : parts[0];
+    if (std::find(suggestions.begin(), suggestions.end(), name) != suggestions.end()) continue;
+    if (util::EditDistance(typed, name) <= 2 || util::StartsWith(util::ToLower(name), util::ToLower(typed))) {
+      suggestions.push_back(name);
+    }
+  }
+  ctx.err << "error: unknown command \"" << typed << "\" for \"" << parent << "\"\n";
+  if (!suggestions.empty()) {
+    ctx.err << "\nDid you mean this?\n";
+    for (const auto& s : suggestions) ctx.err << "\t" << s << "\n";
+    ctx.err << "\n";
+  }
+  ctx.err << "Run '" << parent << " --help' for usage.\n";
+  return kExitError;
+}
+
 }  // namespace
 
 int Main(Context& ctx, const std::vector<std::string>& args) {
@@ -80,9 +107,7 @@ int Main(Context& ctx, const std::vector<std::string>& args) {
       ctx.out << GroupHelp(commands, "state");
       return kExitOk;
     }
-    ctx.err << "error: unknown command \"" << args[0] << "\" for \"kubectl tazuna\"\n"
-            << "Run 'kubectl tazuna --help' for usage.\n";
-    return kExitError;
+    return UnknownCommand(ctx, commands, args);
   }
   return RunCommand(ctx, *cmd, std::vector<std::string>(args.begin() + static_cast<long>(words), args.end()));
 }

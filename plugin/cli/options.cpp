@@ -32,8 +32,8 @@ void AddConnectionFlags(FlagSet& flags, ConnectionOptions& o) {
 void AddFileFlags(FlagSet& flags, FileOptions& o, FileFlags which) {
   flags.String(&o.file, "file", 'f', "Path to tazuna.yaml.");
   flags.StringArray(&o.manifests, "manifest", 'm', "Only these manifests (repeatable).");
+  flags.String(&o.environment, "environment", 'e', "Environment from spec.environments; fills {{ .Environment }}.");
   if (which == FileFlags::kAll) {
-    flags.String(&o.environment, "environment", 'e', "Environment from spec.environments; fills {{ .Environment }}.");
     flags.StringSlice(&o.tags, "tags", 't', "Only manifests carrying any of these tags (comma-separated).");
   }
 }

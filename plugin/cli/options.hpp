@@ -26,7 +26,9 @@ struct FileOptions {
 };
 
 /// Which of the file flags a command takes.
-enum class FileFlags { kFileAndManifest, kAll };
+/// kFileManifestAndEnvironment: -f, -m and -e (-e fills {{ .Environment }} where manifest names use it);
+/// kAll: also -t.
+enum class FileFlags { kFileManifestAndEnvironment, kAll };
 
 void AddConnectionFlags(FlagSet& flags, ConnectionOptions& options);
 void AddFileFlags(FlagSet& flags, FileOptions& options, FileFlags which);

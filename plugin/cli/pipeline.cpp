@@ -78,6 +78,11 @@ util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& o) {
   auto picked = manifest::SelectManifests(s.file, o.manifests, o.tags);
   if (!picked) return picked.error();
   s.manifests = std::move(*picked);
+  // As `kubectl get -l` matching nothing: not an error, but said on stderr, so a typo is seen.
+  for (const std::string& tag : manifest::UnknownTags(s.file, o.tags)) {
+    ctx.err << "Warning: no manifest in " << s.file.path << " has tag " << util::Quote(tag) << "\n";
+  }
+  if (s.manifests.empty() && !s.file.manifests.empty()) ctx.err << "No manifests selected.\n";
   return s;
 }
 

@@ -1,6 +1,7 @@
 // kubectl tazuna state diff [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml] [--out PLAN]
 #include "cli/state_diff.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,7 +24,7 @@ namespace {
 nlohmann::json EntryJson(const state::DiffEntry& e) {
   nlohmann::json j = {{"manifest", e.manifest},        {"change", state::ChangeTypeName(e.type)},
                       {"key", e.key},                  {"apiVersion", e.parsed.ApiVersion()},
-                      {"kind", e.parsed.kind},         {"namespace", e.parsed.namespace_name},
+                      {"kind", e.parsed.kind},         {"namespace", e.identity.namespace_name},
                       {"name", e.parsed.name},         {"oldHash", state::ShownHash(e.parsed, e.old_hash)},
                       {"newHash", e.new_hash}};
   if (!e.old_key.empty()) j["oldKey"] = e.old_key;
@@ -41,7 +42,7 @@ void PrintDiffTable(const StateDiffResult& r, print::Format format, bool no_head
   if (wide) t.headers.insert(t.headers.end(), {"OLD-HASH", "NEW-HASH", "OWNER"});
   for (const auto& e : r.entries) {
     std::vector<std::string> cells = {e.manifest,         state::ChangeTypeName(e.type), e.parsed.ApiVersion(),
-                                      e.parsed.kind,      e.parsed.namespace_name,       e.parsed.name};
+                                      e.parsed.kind,      e.identity.namespace_name,     e.parsed.name};
     if (wide) {
       const auto owner = r.owners.find(e.identity);  // added rows whose object exists already
       cells.insert(cells.end(), {state::ShownHash(e.parsed, e.old_hash).substr(0, 12), e.new_hash.substr(0, 12),
@@ -125,6 +126,7 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   kube::Client& client = *(*session)->client;
   auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
   if (!run) return run.error();
+  if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   if (state::AnySecret(run->manifests)) {
     auto key = state::LoadSecretHashKey(client, state::CreateKey::kNo);
     if (!key) return key.error();
@@ -158,7 +160,10 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
     for (auto& in : *inputs) desired.push_back(std::move(in.desired));
     if (auto st = ShowChanges(ctx, {client, (*session)->log, takeover}, all, desired); !st) return st.error();
   }
-  return all.empty() ? kExitOk : kExitDifferences;
+  const bool only_always_sync = std::all_of(all.begin(), all.end(), [](const state::DiffEntry& e) {
+    return e.type == state::ChangeType::kAlwaysSync;
+  });
+  return all.empty() || (ignore_always_sync && only_always_sync) ? kExitOk : kExitDifferences;
 }
 
 Command NewStateDiffCommand() {
@@ -169,7 +174,8 @@ Command NewStateDiffCommand() {
   c.long_help =
       "Render tazuna.yaml and compare each object's content hash with the state recorded in the cluster.\n"
       "Changes are added, modified, removed and always-sync (genesissecret manifests).\n\n"
-      "Exit status: 0 No differences were found. 1 Differences were found. >1 An error occurred.\n";
+      "Exit status: 0 No differences were found. 1 Differences were found. >1 An error occurred.\n"
+      "With --ignore-always-sync, always-sync rows alone exit 0 (a CI check for \"clean\").\n";
   c.examples = "  # What would the next sync change?\n  kubectl tazuna state diff\n\n"
                "  # Only the cni manifest, for the production environment, as JSON\n"
                "  kubectl tazuna state diff -m cni -e production -o json\n\n"
@@ -181,6 +187,9 @@ Command NewStateDiffCommand() {
     AddFileFlags(f, o->file, FileFlags::kAll);
     AddOutputFlag(f, o->output, "table, wide, json, yaml");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
+    f.Bool(&o->ignore_always_sync, "ignore-always-sync", 0,
+           "Exit 0 when the only rows are always-sync (genesissecret objects every sync re-applies); they are "
+           "still printed.");
     f.Bool(&o->show_changes, "show-changes", 0,
            "Also show a unified diff of each added or modified object: live vs. server-side dry run, with the "
            "fields the sync's take-over of earlier tools' fields removes (Secret values masked; "

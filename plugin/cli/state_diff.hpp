@@ -26,6 +26,7 @@ struct StateDiffOptions {
   std::string output = "table";
   bool no_headers = false;
   bool show_changes = false;
+  bool ignore_always_sync = false;  ///< always-sync rows alone exit 0
   std::string out_file;  ///< --out: also write a plan for `state sync --plan`
   bool prune = false;    ///< with --out: the sync the plan is for (also TAZUNA_STATE_SYNC_DELETE=true)
   bool allow_empty = false;

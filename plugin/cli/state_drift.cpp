@@ -71,6 +71,7 @@ util::Result<int> StateDriftOptions::Run(Context& ctx) {
   kube::Client& client = *(*session)->client;
   auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
   if (!run) return run.error();
+  if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   state::StateStore store(client);
   DriftRows all;
   for (const auto& d : run->manifests) {

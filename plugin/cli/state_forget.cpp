@@ -150,7 +150,7 @@ Command NewStateForgetCommand() {
                "  # The same, naming the manifest\n  kubectl tazuna state forget -m web /v1/ConfigMap/default/legacy\n\n"
                "  # Drop the state of manifests removed from tazuna.yaml\n  kubectl tazuna state forget --orphaned\n";
   c.add_flags = [o](FlagSet& f) {
-    AddFileFlags(f, o->file, FileFlags::kFileAndManifest);
+    AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     f.Bool(&o->orphaned, "orphaned", 0, "Forget the state of every manifest that tazuna.yaml no longer names.");
     AddConnectionFlags(f, o->connection);
   };

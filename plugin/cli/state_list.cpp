@@ -1,4 +1,4 @@
-// kubectl tazuna state list [-f FILE] [-m NAME]... [--all] [-o table|wide|json|yaml] [--no-headers]
+// kubectl tazuna state list [-f FILE] [-e ENV] [-m NAME]... [--all] [-o table|wide|json|yaml] [--no-headers]
 #include "cli/state_list.hpp"
 
 #include <algorithm>
@@ -73,6 +73,9 @@ util::Status StateListOptions::Complete(Context& ctx, const FlagSet& flags) {
   if (!format) return format.error();
   read_file = flags.Changed("file") || ctx.files.Exists(file.file);
   from_cluster = all || !read_file;
+  // `state list -f FILE` lists FILE's manifests, so FILE must load; --all, or a ./tazuna.yaml found by
+  // default, only adds what the file knows to what the cluster holds.
+  from_cluster_if_unreadable = all || !flags.Changed("file");
   print::Renderers<Rows> renderers;
   renderers.machine = RowList;
   // kubectl get's "No resources found." goes to stderr, so a table on stdout stays empty.
@@ -90,8 +93,15 @@ util::Result<int> StateListOptions::Run(Context& ctx) {
   std::vector<std::string> in_file;
   if (read_file) {
     auto selection = LoadSelection(ctx, file);
-    if (!selection) return selection.error();
-    for (const auto* m : selection->manifests) in_file.push_back(m->name);
+    if (!selection && !from_cluster_if_unreadable) return selection.error();
+    if (!selection) {
+      // What the cluster holds is listed without the file; only the ORPHANED marks need it.
+      ctx.err << "Warning: " << file.file << " not read, listing every state in the cluster without ORPHANED marks: "
+               << selection.error().message << "\n";
+      from_cluster = true;
+    } else {
+      for (const auto* m : selection->manifests) in_file.push_back(m->name);
+    }
   }
   auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
@@ -110,12 +120,13 @@ Command NewStateListCommand() {
   c.long_help =
       "List the state tazuna keeps in namespace tazuna: one row per object it installed, with its content hash.\n\n"
       "Without a tazuna.yaml (or with --all) every tazuna-state-* ConfigMap is listed, so state of manifests\n"
-      "that are no longer in the file stays visible (marked ORPHANED in wide output).\n";
+      "that are no longer in the file stays visible (marked ORPHANED in wide output). A tazuna.yaml that\n"
+      "does not load (an error, or names that need -e) is then skipped with a warning.\n";
   c.examples = "  # List the state of every manifest in ./tazuna.yaml\n  kubectl tazuna state list\n\n"
                "  # Everything in the cluster, with hashes, sync times and commits\n"
                "  kubectl tazuna state list --all -o wide\n";
   c.add_flags = [o](FlagSet& f) {
-    AddFileFlags(f, o->file, FileFlags::kFileAndManifest);
+    AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     f.Bool(&o->all, "all", 0, "List every tazuna-state-* ConfigMap in the cluster, not only the file's manifests.");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     AddOutputFlag(f, o->output, "table, wide, json, yaml");

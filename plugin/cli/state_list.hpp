@@ -32,6 +32,7 @@ struct StateListOptions {
   // Completed:
   bool read_file = false;     ///< tazuna.yaml names the manifests (-f given, or ./tazuna.yaml exists)
   bool from_cluster = false;  ///< list every tazuna-state-* ConfigMap
+  bool from_cluster_if_unreadable = false;  ///< a tazuna.yaml that fails to load is skipped with a warning
   std::unique_ptr<print::Printer<std::vector<StateListRow>>> printer;
 
   /// Picks the printer from -o and whether tazuna.yaml is read; kUsage error for an unknown format.

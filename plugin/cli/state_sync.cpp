@@ -211,6 +211,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
   auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
   if (!run) return run.error();
+  if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   if (auto st = state::CheckNotReserved(run->manifests); !st) return st.error();
   if (plan) {  // a plan applies only where, and as, it was made for: checked before anything is written
     const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership});

@@ -73,7 +73,7 @@ Command NewStateTakeoverCommand() {
   c.examples = "  # The monitoring manifest moved here from another repository\n"
                "  kubectl tazuna state takeover -m monitoring\n  kubectl tazuna state diff -m monitoring\n";
   c.add_flags = [o](FlagSet& f) {
-    AddFileFlags(f, o->file, FileFlags::kFileAndManifest);
+    AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

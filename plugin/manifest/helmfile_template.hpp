@@ -5,15 +5,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/environment.hpp"
 #include "util/result.hpp"
 
 namespace tazuna::manifest {
 
-/// Renders the Go-template subset a helmfile.yaml may use here: `{{ .Values.a.b }}`,
-/// `{{ .StateValues.a }}` (both read `values`) and `{{ .Environment.Name }}` (`environment_name`),
-/// with `{{-`/`-}}` trim markers. Strings print as is, lists and maps as Go prints them ([a b],
-/// map[k:v]). Anything else, or an unset value, is kInput `<file>:<line>:<col>: template: ...`.
-util::Result<std::string> RenderHelmfileTemplate(std::string_view text, const nlohmann::json& values,
-                                                 const std::string& environment_name, const std::string& file);
+/// What a helmfile template sees (helmfile's EnvironmentTemplateData).
+struct HelmfileTemplateData {
+  nlohmann::json values = nlohmann::json::object();  ///< `.Values`, `.StateValues`, `.Environment.Values`
+  std::string environment_name = "default";          ///< `.Environment.Name`
+  std::string namespace_name;                        ///< `.Namespace` (helmfile's --namespace)
+};
+
+/// Renders a helmfile.yaml.gotmpl as helmfile v1 does (Go's text/template, missingkey=error), with the
+/// functions this fallback knows: Go's builtins plus default, quote, squote, trim, required, requiredEnv
+/// and env (from `env`). Any other function is kToolMissing naming it and helmfile; template errors are
+/// kInput `<file>:<line>:<col>: template: ...`.
+util::Result<std::string> RenderHelmfileTemplate(std::string_view text, const HelmfileTemplateData& data,
+                                                 const std::string& file, const util::Environment& env);
 
 }  // namespace tazuna::manifest

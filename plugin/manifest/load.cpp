@@ -18,7 +18,7 @@ using util::Status;
 Result<ParsedFile> ReadAndParse(const std::string& path, const std::string& environment, util::FileReader& files) {
   Result<std::string> text = files.ReadFile(path);
   if (!text) return text.error();
-  Result<std::string> rendered = SubstituteEnvironment(*text, environment, path);
+  Result<std::string> rendered = RenderTazunaTemplate(*text, path, environment);
   if (!rendered) return rendered.error();
   return ParseTazunaText(*rendered, path);
 }

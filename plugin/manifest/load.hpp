@@ -15,7 +15,7 @@ struct LoadOptions {
                              ///< Empty, non-semver, and 0.0.0-* (development builds) skip the check.
 };
 
-/// Reads `path`, substitutes {{ .Environment }} (any other {{ }} is an error naming file and line),
+/// Reads `path`, renders it as a Go text/template with `.Environment` (RenderTazunaTemplate; includes too),
 /// parses, expands includes (one level, spliced in place, paths relative to the root file's directory;
 /// nested includes rejected), and validates every field: names ^[a-zA-Z0-9_-]+$ and unique after
 /// includes, `_metadata` reserved, known type, path, regexes, context_match_mode, -e declared when

@@ -1,22 +1,19 @@
-// type helmfile: `helmfile template` when installed, else `helm template` per release of the
-// helmfile.yaml subset the Go tool supports (releases, repositories, values files and inline maps).
-#include <algorithm>
+// type helmfile: the real `helmfile template` when installed, else the subset of helmfile_subset.cpp.
+// Either way, the namespace of a release is where its objects without one go, as `helm install`
+// places them, and hook objects are left out, as the Go tool's helm render leaves them out.
+#include <stdlib.h>
 
-#include "manifest/helmfile_template.hpp"
+#include <filesystem>
+
+#include "manifest/helmfile.hpp"
 #include "manifest/objects.hpp"
-#include "manifest/renderers.hpp"
 #include "manifest/tool.hpp"
 #include "util/strings.hpp"
-#include "util/yaml_json.hpp"
 
 namespace tazuna::manifest {
 namespace {
 
 using nlohmann::json;
-
-util::Error HfError(const std::string& file, const std::string& message) {
-  return util::MakeError(util::ErrorKind::kInput, util::StrCat(file, ": ", message));
-}
 
 util::Result<std::string> FindHelmfile(const std::string& path, RenderContext& ctx) {
   if (!ctx.files.IsDirectory(path)) {
@@ -33,205 +30,101 @@ util::Result<std::string> FindHelmfile(const std::string& path, RenderContext& c
                                       util::Quote(path)));
 }
 
-// Deep merge as helm does for values: maps merge key by key, anything else is replaced by the later value.
-void MergeValues(json& base, const json& overlay) {
-  if (!base.is_object() || !overlay.is_object()) {
-    base = overlay;
-    return;
+// A private directory for `helmfile template --output-dir`, removed with everything in it.
+class OutputDir {
+ public:
+  explicit OutputDir(const util::Environment& env) {
+    std::string pattern = util::JoinPath(env.GetOr("TMPDIR", "/tmp"), "tazuna-helmfile.XXXXXX");
+    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
   }
-  for (const auto& [key, value] : overlay.items()) {
-    if (base.contains(key) && base[key].is_object() && value.is_object()) {
-      MergeValues(base[key], value);
-    } else {
-      base[key] = value;
-    }
+  ~OutputDir() {
+    std::error_code ignored;  // a leftover temp directory is harmless; the render result is what matters
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
   }
-}
+  OutputDir(const OutputDir&) = delete;
+  OutputDir& operator=(const OutputDir&) = delete;
+  const std::string& path() const { return path_; }
 
-util::Status MergeValuesFile(const std::string& path, json& merged, RenderContext& ctx) {
-  util::Result<std::string> text = ctx.files.ReadFile(path);
-  if (!text) return text.error();
-  util::YamlOptions options;
-  options.source_name = path;
-  util::Result<json> doc = util::ParseYamlDocument(*text, options);
-  if (!doc) return doc.error();
-  if (doc->is_null()) return util::Ok();
-  if (!doc->is_object()) return HfError(path, "values file must hold a mapping");
-  MergeValues(merged, *doc);
-  return util::Ok();
-}
-
-struct HelmfileRun {
-  std::string file;  ///< the helmfile
-  std::string dir;   ///< its directory
-  const HelmfileOptions& options;
-  const TazunaFile& tazuna;
-  json repositories = json::object();  ///< name -> url
+ private:
+  std::string path_;
 };
 
-util::Result<json> ReleaseValues(const json& release, const HelmfileRun& run, RenderContext& ctx) {
-  json merged = json::object();
-  const auto values = release.find("values");
-  if (values != release.end() && !values->is_null()) {
-    if (!values->is_array()) return HfError(run.file, "releases[].values must be a list");
-    for (const json& entry : *values) {
-      if (entry.is_string()) {
-        const std::string file = util::JoinPath(run.dir, entry.get<std::string>());
-        if (util::Status s = MergeValuesFile(file, merged, ctx); !s) return s.error();
-      } else if (entry.is_object()) {
-        MergeValues(merged, entry);
-      } else if (!entry.is_null()) {
-        return HfError(run.file, "releases[].values entries must be file paths or mappings");
-      }
-    }
-  }
-  for (const std::string& extra : run.options.extra_value_files) {
-    if (util::Status s = MergeValuesFile(util::JoinPath(run.tazuna.dir, extra), merged, ctx); !s) return s.error();
-  }
-  return merged;
-}
-
-std::string StringOf(const json& obj, const char* key) {
-  const auto it = obj.find(key);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// Local path, oci:// reference, or REPO/CHART through spec.repositories (`--repo URL CHART`).
-std::vector<std::string> ChartArgs(const std::string& chart, const HelmfileRun& run) {
-  if (util::StartsWith(chart, "oci://")) return {chart};
-  const size_t slash = chart.find('/');
-  if (slash != std::string::npos && run.repositories.contains(chart.substr(0, slash))) {
-    return {chart.substr(slash + 1), "--repo", run.repositories[chart.substr(0, slash)].get<std::string>()};
-  }
-  return {util::JoinPath(run.dir, chart)};
-}
-
-util::Status CheckReleaseKeys(const json& release, const std::string& file) {
-  static const std::vector<std::string> kAllowed = {"name", "namespace", "chart", "version", "values", "labels",
-                                                    "installed", "createNamespace", "wait", "timeout"};
-  for (const auto& [key, value] : release.items()) {
-    if (std::find(kAllowed.begin(), kAllowed.end(), key) != kAllowed.end()) continue;
-    return HfError(file, util::StrCat("releases[].", key, " is not supported without the helmfile binary (supported: ",
-                                      util::Join(kAllowed, ", "), ")"));
-  }
-  return util::Ok();
-}
-
-util::Result<Documents> TemplateRelease(const json& release, const HelmfileRun& run, RenderContext& ctx) {
-  if (util::Status s = CheckReleaseKeys(release, run.file); !s) return s.error();
-  const std::string name = StringOf(release, "name"), chart = StringOf(release, "chart");
-  if (name.empty() || chart.empty()) return HfError(run.file, "every release needs name and chart");
-  util::Result<json> values = ReleaseValues(release, run, ctx);
-  if (!values) return values.error();
-  std::string ns = StringOf(release, "namespace");
-  if (ns.empty()) ns = run.options.default_namespace.empty() ? "default" : run.options.default_namespace;
-  std::vector<std::string> argv = {"helm", "template", name};
-  for (std::string& a : ChartArgs(chart, run)) argv.push_back(std::move(a));
-  for (const std::string& a : {std::string("--namespace"), ns}) argv.push_back(a);
-  if (const std::string v = StringOf(release, "version"); !v.empty()) argv.insert(argv.end(), {"--version", v});
-  // helm install --dry-run's release.Manifest, which the Go tool applies, holds no hooks.
-  argv.push_back("--no-hooks");
+std::vector<std::string> HelmfileArgv(const HelmfileRun& run, const std::string& out_dir, RenderContext& ctx) {
+  std::vector<std::string> argv = {"helmfile", "--file", run.file};
+  if (!run.tazuna.environment.empty()) argv.insert(argv.end(), {"--environment", run.tazuna.environment});
+  // Not --namespace: helmfile's --namespace overrides every release's own namespace. Releases without
+  // one get defaultNamespace through HELM_NAMESPACE (RenderWithHelmfile).
+  // Var values may come from 1Password: they go through stdin, never argv or disk.
+  if (!run.vars.empty()) argv.insert(argv.end(), {"--state-values-file", "/dev/stdin"});
+  argv.insert(argv.end(), {"template", "--no-hooks"});
   if (run.options.include_crds) argv.push_back("--include-crds");
   if (!run.options.kube_version.empty()) {
     argv.insert(argv.end(), {"--kube-version", run.options.kube_version});
   } else if (const std::optional<Capabilities> caps = ctx.capabilities ? ctx.capabilities() : std::nullopt) {
-    // As the Go tool: the cluster's version and every GroupVersion(/Kind) it serves.
-    argv.insert(argv.end(), {"--kube-version", caps->kube_version});
-    for (const std::string& v : caps->api_versions) argv.insert(argv.end(), {"--api-versions", v});
+    std::vector<std::string> versions;  // as the helm fallback: the cluster's version and what it serves
+    for (const std::string& v : caps->api_versions) versions.push_back("--api-versions " + v);
+    argv.insert(argv.end(), {"--kube-version", caps->kube_version, "--args", util::Join(versions, " ")});
   }
-  argv.insert(argv.end(), {"--values", "-"});
-  // Values go through stdin: they may hold secrets from op vars and must not touch the disk.
-  util::Result<std::string> out = RunTool({argv, "", values->dump(), {}}, ctx);
-  if (!out && out.error().kind == util::ErrorKind::kToolMissing) {
-    return util::MakeError(util::ErrorKind::kToolMissing, "helmfile: neither \"helmfile\" nor \"helm\" found on PATH");
+  for (const std::string& extra : run.options.extra_value_files) {
+    argv.insert(argv.end(), {"--values", util::JoinPath(run.tazuna.dir, extra)});
   }
-  if (!out) return out.error();
-  return ParseDocuments(*out, util::StrCat("helm template output of release ", util::Quote(name)));
+  argv.insert(argv.end(), {"--output-dir", out_dir, "--output-dir-template",
+                           "{{ .OutputDir }}/n-{{ .Release.Namespace }}/r-{{ .Release.Name }}"});
+  return argv;
 }
 
-util::Result<json> LoadHelmfileState(HelmfileRun& run, const json& vars, RenderContext& ctx) {
-  util::Result<std::string> text = ctx.files.ReadFile(run.file);
-  if (!text) return text.error();
-  // helmfile names the environment "default" when none is selected.
-  const std::string env_name = run.tazuna.environment.empty() ? "default" : run.tazuna.environment;
-  util::Result<std::string> rendered = RenderHelmfileTemplate(*text, vars, env_name, run.file);
-  if (!rendered) return rendered.error();
-  util::YamlOptions options;
-  options.source_name = run.file;
-  util::Result<json> state = util::ParseYamlDocument(*rendered, options);
-  if (!state) return state.error();
-  if (!state->is_object()) return HfError(run.file, "must hold a mapping with releases");
-  for (const auto& [key, value] : state->items()) {
-    if (key == "releases" || key == "repositories") continue;
-    return HfError(run.file, util::StrCat(util::Quote(key), " is not supported without the helmfile binary ",
-                                          "(supported: releases, repositories)"));
-  }
-  if (const auto repos = state->find("repositories"); repos != state->end() && repos->is_array()) {
-    for (const json& repo : *repos) {
-      if (repo.is_object()) run.repositories[StringOf(repo, "name")] = StringOf(repo, "url");
-    }
-  }
-  return state;
-}
-
-util::Result<Documents> RenderWithHelm(HelmfileRun& run, const json& vars, RenderContext& ctx) {
-  util::Result<json> state = LoadHelmfileState(run, vars, ctx);
-  if (!state) return state.error();
-  const auto releases = state->find("releases");
-  if (releases == state->end() || !releases->is_array()) return HfError(run.file, "releases: required (a list)");
+// The files helm wrote, under <dir>/n-<release namespace>/r-<release>/..., in path order. A release
+// without a namespace ("n-") places its objects in `unset_namespace` (defaultNamespace; empty: the
+// context's at apply time), as the fallback does.
+util::Result<Documents> ReadOutputDir(const std::string& dir, const std::string& unset_namespace, RenderContext& ctx) {
   Documents out;
-  for (const json& release : *releases) {
-    if (!release.is_object()) return HfError(run.file, "releases[] entries must be mappings");
-    const auto installed = release.find("installed");
-    if (installed != release.end() && installed->is_boolean() && !installed->get<bool>()) continue;
-    util::Result<Documents> docs = TemplateRelease(release, run, ctx);
+  if (!ctx.files.IsDirectory(dir)) return out;  // no release rendered anything
+  auto files = ctx.files.ListFilesRecursive(dir);
+  if (!files) return files.error();
+  for (const std::string& path : *files) {
+    const std::string rel = path.substr(std::min(path.size(), dir.size() + 1));
+    const std::vector<std::string> parts = util::Split(rel, '/');
+    if (parts.size() < 3 || !util::StartsWith(parts[0], "n-") || !util::StartsWith(parts[1], "r-")) continue;
+    auto text = ctx.files.ReadFile(path);
+    if (!text) return text.error();
+    const std::string source = util::StrCat("helmfile template output of release ", util::Quote(parts[1].substr(2)));
+    auto docs = ParseDocuments(*text, source);
     if (!docs) return docs.error();
-    for (json& doc : *docs) out.push_back(std::move(doc));
+    const std::string ns = parts[0].size() > 2 ? parts[0].substr(2) : unset_namespace;
+    auto placed = TargetNamespace(std::move(*docs), ns, source, ctx);
+    if (!placed) return placed.error();
+    for (json& doc : *placed) out.push_back(std::move(doc));
   }
   return out;
 }
 
-// helm-style --set values: a list as {a,b}, a map as one key.sub=v per entry, anything else as text.
-std::vector<std::string> StateValueSets(const std::string& key, const json& value) {
-  if (value.is_object()) {
-    std::vector<std::string> out;
-    for (const auto& [sub, v] : value.items()) {
-      for (std::string& s : StateValueSets(key + "." + sub, v)) out.push_back(std::move(s));
-    }
-    return out;
-  }
-  if (value.is_array()) {
-    std::vector<std::string> items;
-    for (const json& v : value) items.push_back(v.is_string() ? v.get<std::string>() : v.dump());
-    return {key + "={" + util::Join(items, ",") + "}"};
-  }
-  return {key + "=" + (value.is_string() ? value.get<std::string>() : value.dump())};
-}
-
-// `helmfile template` with vars as --state-values-set. No --environment: helmfile rejects an
-// environment its file does not declare, and the Go tool's subset never passed one either.
-util::Result<std::string> RunHelmfileBinary(const HelmfileRun& run, const json& vars, RenderContext& ctx) {
-  std::vector<std::string> argv = {"helmfile", "--file", run.file};
-  std::vector<std::string> display = argv;
-  for (const auto& [key, value] : vars.items()) {
-    for (const std::string& set : StateValueSets(key, value)) {
-      argv.insert(argv.end(), {"--state-values-set", set});
-      // Var values may come from 1Password: logs and errors show only the names.
-      display.insert(display.end(), {"--state-values-set", set.substr(0, set.find('=')) + "=***"});
-    }
-  }
-  const size_t fixed = argv.size();
-  argv.push_back("template");
-  if (run.options.include_crds) argv.push_back("--include-crds");
-  if (!run.options.kube_version.empty()) argv.insert(argv.end(), {"--kube-version", run.options.kube_version});
-  for (const std::string& extra : run.options.extra_value_files) {
-    argv.insert(argv.end(), {"--values", util::JoinPath(run.tazuna.dir, extra)});
-  }
-  display.insert(display.end(), argv.begin() + static_cast<std::ptrdiff_t>(fixed), argv.end());
-  return RunTool({argv, "", "", display}, ctx);
+// `helmfile template` of the whole file; kToolMissing when helmfile is not installed.
+util::Result<Documents> RenderWithHelmfile(const HelmfileRun& run, RenderContext& ctx) {
+  const OutputDir dir(ctx.env);
+  if (dir.path().empty()) return util::MakeError(util::ErrorKind::kInternal, "helmfile: cannot create a temp dir");
+  ToolCall call{HelmfileArgv(run, dir.path(), ctx), "", run.vars.empty() ? "" : run.vars.dump(), {}, {}};
+  // A release without a namespace renders with defaultNamespace, else helm's "default", as the fallback
+  // does, not with whatever namespace the kubeconfig's context happens to have.
+  call.env["HELM_NAMESPACE"] = ReleaseNamespace("", run.options);
+  util::Result<std::string> out = RunTool(call, ctx);
+  if (!out) return out.error();
+  return ReadOutputDir(dir.path(), run.options.default_namespace, ctx);
 }
 
 }  // namespace
+
+std::string ReleaseNamespace(const std::string& release_namespace, const HelmfileOptions& options) {
+  if (!release_namespace.empty()) return release_namespace;
+  return options.default_namespace.empty() ? "default" : options.default_namespace;
+}
+
+util::Result<Documents> TargetNamespace(Documents docs, const std::string& ns, const std::string& source,
+                                        RenderContext& ctx) {
+  auto objects = DocumentsToObjects(std::move(docs), source);
+  if (!objects) return objects.error();
+  SetDefaultNamespace(*objects, ns, ctx.scopes);
+  return objects;
+}
 
 util::Result<json> ResolveHelmfileVars(const std::map<std::string, HelmfileVar>& vars, RenderContext& ctx) {
   json out = json::object();
@@ -268,11 +161,11 @@ util::Result<Documents> RenderHelmfile(const std::string& path, const HelmfileOp
   if (!helmfile) return helmfile.error();
   util::Result<json> vars = ResolveHelmfileVars(options.vars, ctx);
   if (!vars) return vars.error();
-  HelmfileRun run{*helmfile, util::DirName(*helmfile), options, file};
-  util::Result<std::string> out = RunHelmfileBinary(run, *vars, ctx);
-  if (!out && out.error().kind == util::ErrorKind::kToolMissing) return RenderWithHelm(run, *vars, ctx);
-  if (!out) return out.error();
-  return ParseDocuments(*out, util::StrCat("helmfile template output of ", *helmfile));
+  const HelmfileRun run{*helmfile, util::DirName(*helmfile), options, file, std::move(*vars)};
+  util::Result<Documents> out = RenderWithHelmfile(run, ctx);
+  if (out || out.error().kind != util::ErrorKind::kToolMissing) return out;
+  ctx.log.Log(2, util::StrCat("helmfile not on PATH: rendering ", *helmfile, " with helm template"));
+  return RenderHelmfileSubset(run, ctx);
 }
 
 }  // namespace tazuna::manifest

@@ -103,6 +103,16 @@ util::Result<std::vector<const Manifest*>> SelectManifests(const TazunaFile& fil
   return out;
 }
 
+std::vector<std::string> UnknownTags(const TazunaFile& file, const std::vector<std::string>& tags) {
+  std::set<std::string> known;
+  for (const Manifest& m : file.manifests) known.insert(m.tags.begin(), m.tags.end());
+  std::vector<std::string> out;
+  for (const std::string& tag : SplitTags(tags)) {
+    if (known.count(tag) == 0) out.push_back(tag);
+  }
+  return out;
+}
+
 util::Status CheckContext(const TazunaFile& file, const std::string& current_context) {
   std::vector<std::string> patterns = file.context_matches;
   std::string mode = file.context_match_mode.empty() ? "or" : file.context_match_mode;

@@ -15,6 +15,9 @@ util::Result<std::vector<const Manifest*>> SelectManifests(const TazunaFile& fil
                                                            const std::vector<std::string>& names,
                                                            const std::vector<std::string>& tags);
 
+/// The tags of `tags` (items may be comma-separated lists) that no manifest of `file` carries, sorted.
+std::vector<std::string> UnknownTags(const TazunaFile& file, const std::vector<std::string>& tags);
+
 /// Checks the kubeconfig context against context_matches (each a full-match regular expression; mode
 /// or/and). With an environment selected in `file` that is declared in spec.environments, its rules
 /// replace the root ones (an empty mode falls back to the root mode). No patterns: always OK.

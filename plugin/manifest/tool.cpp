@@ -20,6 +20,7 @@ util::Result<std::string> RunTool(const ToolCall& call, RenderContext& ctx) {
   request.argv = call.argv;
   request.cwd = call.cwd;
   request.env = ctx.env.vars();
+  for (const auto& [key, value] : call.env) request.env[key] = value;
   request.stdin_data = call.stdin_data;
   request.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.tool_timeout);
   const std::string command = util::Join(call.display_argv.empty() ? call.argv : call.display_argv, " ");

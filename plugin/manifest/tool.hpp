@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ struct ToolCall {
   std::string stdin_data;  ///< never logged (may hold secrets)
   std::vector<std::string> display_argv;  ///< shown in logs and errors instead of argv when non-empty
                                           ///< (argv may carry secret values)
+  std::map<std::string, std::string> env = {};  ///< set in the tool's environment on top of ctx.env
 };
 
 /// Runs `call` through ctx.processes with ctx.env and ctx.tool_timeout and returns stdout.

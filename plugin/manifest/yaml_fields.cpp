@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "util/edit_distance.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_cpp_guard.hpp"
 #include "util/yaml_json.hpp"
@@ -13,25 +14,10 @@ namespace {
 
 std::string NearestKey(std::string_view key, std::initializer_list<std::string_view> allowed) {
   // Suggests a known key that differs only in case or by a small edit, as kubectl's field validation hints.
-  auto distance = [](std::string_view a, std::string_view b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-      size_t prev = row[0];
-      row[0] = i;
-      for (size_t j = 1; j <= b.size(); ++j) {
-        const size_t cur = row[j];
-        const bool same = std::tolower(a[i - 1]) == std::tolower(b[j - 1]);
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (same ? 0 : 1)});
-        prev = cur;
-      }
-    }
-    return row[b.size()];
-  };
   std::string best;
   size_t best_distance = 3;
   for (const std::string_view candidate : allowed) {
-    const size_t d = distance(key, candidate);
+    const size_t d = util::EditDistance(key, candidate);
     if (d < best_distance) {
       best_distance = d;
       best = candidate;

@@ -1,6 +1,7 @@
 #include "state/desired.hpp"
 
 #include "state/content_hash.hpp"
+#include "util/strings.hpp"
 
 namespace tazuna::state {
 
@@ -21,6 +22,22 @@ DesiredManifest Desire(manifest::RenderedManifest rendered, IdentityResolver& id
     out.objects.push_back(std::move(d));
   }
   return out;
+}
+
+util::Status CheckNamespaceFlag(const std::vector<DesiredManifest>& manifests, const std::string& flag_namespace) {
+  if (flag_namespace.empty()) return util::Ok();
+  for (const DesiredManifest& m : manifests) {
+    for (const DesiredObject& d : m.objects) {
+      const std::string& says = d.key.namespace_name;
+      if (d.identity.namespace_name.empty() || says.empty() || says == flag_namespace) continue;
+      return util::MakeError(util::ErrorKind::kInput,
+                             util::StrCat("manifest ", util::Quote(m.name), ": ", d.identity.Describe(),
+                                          ": the namespace from the provided object ", util::Quote(says),
+                                          " does not match the namespace ", util::Quote(flag_namespace),
+                                          ". You must pass '--namespace=", says, "' to perform this operation."));
+    }
+  }
+  return util::Ok();
 }
 
 }  // namespace tazuna::state

@@ -39,4 +39,9 @@ struct DesiredManifest {
 /// Keys, identities and hashes the rendered objects of `rendered`.
 DesiredManifest Desire(manifest::RenderedManifest rendered, IdentityResolver& ids);
 
+/// kubectl's enforceNamespace: with -n `flag_namespace` given (non-empty), a namespaced object whose
+/// metadata.namespace names another namespace is refused (kInput, kubectl's message, after the manifest
+/// and the object). Objects without metadata.namespace go to -n; cluster-scoped objects are not checked.
+util::Status CheckNamespaceFlag(const std::vector<DesiredManifest>& manifests, const std::string& flag_namespace);
+
 }  // namespace tazuna::state

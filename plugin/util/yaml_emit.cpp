@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "util/yaml_quote_rules.hpp"
 #include "util/yaml_resolve.hpp"
 
 namespace tazuna::util {
@@ -34,6 +35,8 @@ bool HasUnprintable(std::string_view s, bool allow_newline) {
 /// A plain scalar that a YAML 1.1 reader would not type as a string equal to `s`.
 bool ChangesType(std::string_view s) {
   if (s == "<<") return true;  // merge key
+  // Read back as strings, but goyaml.v2 (kubectl -o yaml) still quotes them: a reader may type them.
+  if (IsGoYamlTimestamp(s) || IsGoYamlBase60Float(s)) return true;
   auto resolved = ResolveYamlScalar("", s);
   return !resolved || !resolved->is_string() || resolved->get_ref<const std::string&>() != s;
 }

@@ -46,10 +46,11 @@ cat > "$E2E_TMP/platform/tazuna.yaml" <<'YAML'
 apiVersion: tazuna.pepabo.com/v1
 kind: Tazuna
 spec:
+  environments: {dev: {}, prod: {}}
   manifests:
-    - {name: namespaces, type: manifests, path: ./namespaces}
-    - {name: cert-manager, type: manifests, path: ./cert-manager}
-    - {name: cilium, type: manifests, path: ./cilium}
+    - {name: namespaces, type: manifests, path: ./namespaces, tags: [base]}
+    - {name: cert-manager, type: manifests, path: ./cert-manager, tags: [base, certs]}
+    - {name: cilium, type: manifests, path: ./cilium, tags: [net]}
 YAML
 cat > "$E2E_TMP/other/tazuna.yaml" <<'YAML'
 apiVersion: tazuna.pepabo.com/v1
@@ -63,9 +64,20 @@ complete "-m lists the manifests of ./tazuna.yaml" "cert-manager cilium namespac
 complete "-m c narrows to names starting with c" "cert-manager cilium" state sync -m c
 complete "--manifest lists them too" "cert-manager cilium namespaces" state list --manifest ""
 complete "-f picks the tazuna.yaml" "elsewhere" state diff -f "$E2E_TMP/other/tazuna.yaml" -m ""
+complete "-t lists the tags of the manifests" "base certs net" state diff -t ""
+complete "--tags c narrows" "certs" state sync --tags c
+complete "-e lists spec.environments" "dev prod" build -e ""
+# File flags leave completion to the shell: -f with the extensions kubectl's -f names (FilterFileExt).
+run "${complete_cmd[@]}" state diff -f ""
+expect_eq "$OUT" $'yaml\nyml\n:8' "-f: yaml/yml files (cobra's FilterFileExt directive)"
+for flag in --plan --out --kubeconfig; do
+  run "${complete_cmd[@]}" state diff "$flag" ""
+  expect_eq "$OUT" ":0" "$flag: file names (cobra's default directive)"
+done
 cd "$REPO_DIR" || exit 1
 
 # Contexts come from the kubeconfig in use (KUBECONFIG: the local control plane's).
 complete "--context lists the kubeconfig's contexts" "admin admin-token exec viewer" state list --context ""
 complete "--context a narrows" "admin admin-token" version --context a
+complete "--context=a completes the value after =" "--context=admin --context=admin-token" state diff --context=a
 finish

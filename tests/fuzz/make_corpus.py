@@ -12,6 +12,7 @@ regression cases (crash-*, added by scripts/fuzz or by hand) stay. Sources per t
   content_hash     the objects of tests/unit/state/content_hash_test.cpp and of the e2e fixtures
   api_answers      answers of a real kube-apiserver in tests/testdata/api_answers (record_api_answers.sh),
                    prefixed by the status byte and the discovery byte api_answers_fuzz.cpp reads
+  gotemplate       tests/testdata/gotemplate/*.tmpl (the differential test's corpus) and tazuna.yaml files
 """
 import hashlib
 import json
@@ -200,10 +201,19 @@ def api_answers():
     yield "endless-list", bytes([0, 0]) + b'{"kind":"ConfigMapList","items":[],"metadata":{"continue":"again"}}'
 
 
+def gotemplate():
+    for f in sorted((ROOT / "tests/testdata/gotemplate").glob("*.tmpl")):
+        yield f.stem, f.read_bytes()
+    for f in yaml_files("tests/e2e/fixtures", "examples"):
+        if f.name == "tazuna.yaml":
+            yield f"tazuna-{f.parent.name}", f.read_bytes()
+
+
 def main():
     for target, seeds in [("yaml_json", yaml_json), ("tazuna_load", tazuna_load), ("kubeconfig", kubeconfig),
                           ("exec_credential", exec_credential), ("state_configmap", state_configmap),
-                          ("go_json", go_json), ("content_hash", content_hash), ("api_answers", api_answers)]:
+                          ("go_json", go_json), ("content_hash", content_hash), ("api_answers", api_answers),
+                          ("gotemplate", gotemplate)]:
         out = CORPUS / target
         out.mkdir(parents=True, exist_ok=True)
         for old in out.glob("seed-*"):

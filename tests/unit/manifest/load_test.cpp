@@ -21,6 +21,43 @@ struct InvalidCase {
 
 std::string Root(const std::string& spec_body) { return std::string(kHeader) + spec_body; }
 
+TEST_CASE("load: Go template conditionals, variables and ranges in the file and its includes") {
+  FakeFileReader files;
+  files.files["repo/tazuna.yaml"] = Root(
+      "  {{- $debug := ne .Environment \"prod\" }}\n"
+      "  manifests:\n"
+      "    - name: base\n"
+      "      type: manifests\n"
+      "      path: ./base/{{ if eq .Environment \"prod\" \"staging\" }}{{ .Environment }}{{ else }}dev{{ end }}\n"
+      "{{- if $debug }}\n"
+      "    - { name: debug, type: manifests, path: ./debug }\n"
+      "{{- end }}\n"
+      "{{- range $i := 2 }}\n"
+      "    - { name: shard-{{ $i }}, type: manifests, path: {{ printf \"./shards/%02d\" $i }} }\n"
+      "{{- end }}\n"
+      "    - includes: [{ path: inc.yaml }]\n");
+  files.files["repo/inc.yaml"] = Root(
+      "  manifests:\n"
+      "{{- with .Environment }}\n"
+      "    - { name: env-{{ . }}, type: manifests, path: ./envs/{{ . | urlquery }} }\n"
+      "{{- else }}\n"
+      "    - { name: env-none, type: manifests, path: ./envs/none }\n"
+      "{{- end }}\n");
+  const auto names = [](const TazunaFile& f) {
+    std::vector<std::string> out;
+    for (const auto& m : f.manifests) out.push_back(m.name + "=" + m.path);
+    return out;
+  };
+  util::Result<TazunaFile> prod = LoadTazunaFile("repo/tazuna.yaml", {"prod", ""}, files);
+  REQUIRE_MESSAGE(prod.has_value(), prod.error().message);
+  CHECK(names(*prod) == std::vector<std::string>{"base=./base/prod", "shard-0=./shards/00", "shard-1=./shards/01",
+                                                 "env-prod=./envs/prod"});
+  util::Result<TazunaFile> none = LoadTazunaFile("repo/tazuna.yaml", {"", ""}, files);
+  REQUIRE_MESSAGE(none.has_value(), none.error().message);
+  CHECK(names(*none) == std::vector<std::string>{"base=./base/dev", "debug=./debug", "shard-0=./shards/00",
+                                                 "shard-1=./shards/01", "env-none=./envs/none"});
+}
+
 TEST_CASE("load: a full file with includes, environments and providers") {
   FakeFileReader files;
   files.files["repo/tazuna.yaml"] = Root(

@@ -290,13 +290,10 @@ TEST_CASE("render helmfile: without kubeVersion, helm renders for the cluster's 
     if (req.argv[0] == "helmfile") return testing::ToolMissing("helmfile");
     return util::ProcessResult{0, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n", "", false};
   };
-  int asked = 0;
-  f.ctx.capabilities = [&]() -> std::optional<Capabilities> {
-    ++asked;
+  f.ctx.capabilities = []() -> std::optional<Capabilities> {
     return Capabilities{"v1.33.13", {"example.com/v1", "example.com/v1/Widget", "v1"}};
   };
   REQUIRE(f.Run(Make("hf", "helmfile", "hf")));
-  CHECK(asked == 1);
   CHECK(f.processes.Commands().back() ==
         "helm template web repo/hf/web --namespace apps --no-hooks --kube-version v1.33.13 --api-versions "
         "example.com/v1 --api-versions example.com/v1/Widget --api-versions v1 --values -");
@@ -305,22 +302,50 @@ TEST_CASE("render helmfile: without kubeVersion, helm renders for the cluster's 
   CHECK(f.processes.Commands().back() == "helm template web repo/hf/web --namespace apps --no-hooks --values -");
 }
 
-TEST_CASE("render helmfile: helm template per release with merged values on stdin") {
+TEST_CASE("render helmfile: the real helmfile first, vars on stdin, release namespaces kept apart") {
+  Fixture f;
+  f.file.environment = "prod";
+  f.files.files["repo/hf/helmfile.yaml.gotmpl"] = "releases: []\n";
+  f.processes.handler = [](const util::ProcessRequest&) { return util::ProcessResult{0, "", "", false}; };
+  Manifest m = Make("hf", "helmfile", "hf");
+  m.helmfile.include_crds = true;
+  m.helmfile.kube_version = "1.31.0";
+  m.helmfile.default_namespace = "fallback";
+  m.helmfile.extra_value_files = {"extra/prod.yaml"};
+  m.helmfile.vars["tag"] = HelmfileVar{"static", "", "secret-v2", {}, {}, "", "", "", ""};
+  REQUIRE(f.Run(m));
+  REQUIRE(f.processes.requests.size() == 1);
+  const util::ProcessRequest& req = f.processes.requests[0];
+  const std::vector<std::string> head(req.argv.begin(), req.argv.end() - 4);
+  CHECK(util::Join(head, " ") ==
+        // No --namespace: helmfile's would override every release's own namespace (HELM_NAMESPACE below).
+        "helmfile --file repo/hf/helmfile.yaml.gotmpl --environment prod --state-values-file "
+        "/dev/stdin template --no-hooks --include-crds --kube-version 1.31.0 --values repo/extra/prod.yaml");
+  CHECK(req.argv[req.argv.size() - 4] == "--output-dir");
+  CHECK(req.argv.back() == "{{ .OutputDir }}/n-{{ .Release.Namespace }}/r-{{ .Release.Name }}");
+  CHECK(json::parse(req.stdin_data) == json::parse(R"({"tag":"secret-v2"})"));
+  CHECK(req.env.at("HELM_NAMESPACE") == "fallback");
+  CHECK(f.log_stream.str().find("secret-v2") == std::string::npos);
+}
+
+TEST_CASE("render helmfile: without helmfile, helm template per release; a release's namespace is its objects'") {
   Fixture f;
   f.file.environment = "prod";
   f.env.Set("DOMAIN", "example.org");
-  f.files.files["repo/hf/helmfile.yaml"] =
+  f.files.files["repo/hf/helmfile.yaml.gotmpl"] =
       "repositories:\n  - {name: bitnami, url: https://charts.example.com}\n"
       "releases:\n"
       "  - name: web\n    namespace: apps\n    chart: ./charts/web\n    version: 1.2.3\n"
       "    values:\n      - values/base.yaml\n      - {image: {tag: \"{{ .Values.tag }}\"}, env: \"{{ .Environment.Name }}\"}\n"
-      "  - name: cache\n    chart: bitnami/redis\n    values: [{host: \"{{ .StateValues.domain }}\"}]\n"
+      "    set:\n      - {name: a.b, value: \"x,y\"}\n      - {name: list, values: [1, \"{two}\"]}\n      - {name: skip, value: \"\"}\n"
+      "  - name: cache\n    chart: bitnami/redis\n    values: [{host: '{{ .StateValues.domain | default \"none\" }}'}]\n"
       "  - {name: off, chart: ./x, installed: false}\n";
   f.files.files["repo/hf/values/base.yaml"] = "image: {repo: nginx, tag: old}\nreplicas: 1\n";
   f.files.files["repo/extra/prod.yaml"] = "replicas: 3\n";
   f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
     if (req.argv[0] == "helmfile") return testing::ToolMissing("helmfile");
-    return util::ProcessResult{0, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + req.argv[2] + "}\n", "", false};
+    return util::ProcessResult{0, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + req.argv[2] + "}\n---\n"
+                                  "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns-" + req.argv[2] + "}\n", "", false};
   };
   Manifest m = Make("hf", "helmfile", "hf");
   m.helmfile.include_crds = true;
@@ -331,46 +356,57 @@ TEST_CASE("render helmfile: helm template per release with merged values on stdi
   m.helmfile.vars["domain"] = HelmfileVar{"env", "DOMAIN", "", {}, {}, "", "", "", ""};
   util::Result<RenderedManifest> r = f.Run(m);
   REQUIRE_MESSAGE(r.has_value(), r.error().message);
-  CHECK(f.processes.Commands() ==
-        std::vector<std::string>{
-            "helmfile --file repo/hf/helmfile.yaml --state-values-set domain=example.org "
-            "--state-values-set tag=v2 template --include-crds --kube-version 1.31.0 --values repo/extra/prod.yaml",
-            "helm template web repo/hf/charts/web --namespace apps --version 1.2.3 --no-hooks --include-crds "
-            "--kube-version 1.31.0 --values -",
-            "helm template cache redis --repo https://charts.example.com --namespace fallback --no-hooks "
-            "--include-crds --kube-version 1.31.0 --values -"});
-  CHECK(json::parse(f.processes.requests[1].stdin_data) ==
+  const std::vector<std::string> commands = f.processes.Commands();
+  REQUIRE(commands.size() == 3);
+  // Releases in the order helmfile's --output-dir is read back: own namespace ("" first), then name.
+  CHECK(commands[1] ==
+        "helm template cache redis --repo https://charts.example.com --namespace fallback --no-hooks "
+        "--include-crds --kube-version 1.31.0 --values -");
+  CHECK(commands[2] ==
+        "helm template web repo/hf/charts/web --namespace apps --version 1.2.3 --no-hooks --include-crds "
+        "--kube-version 1.31.0 --values - --set a.b=x\\,y --set list={1,\\{two\\}}");
+  CHECK(json::parse(f.processes.requests[2].stdin_data) ==
         json::parse(R"({"image":{"repo":"nginx","tag":"v2"},"env":"prod","replicas":3})"));
-  CHECK(json::parse(f.processes.requests[2].stdin_data) == json::parse(R"({"host":"example.org","replicas":3})"));
-  CHECK(Ids(r->objects) == std::vector<std::string>{"ConfigMap/fallback/web", "ConfigMap/fallback/cache"});
-  CHECK(f.log_stream.str().find("tag=v2") == std::string::npos);
+  CHECK(json::parse(f.processes.requests[1].stdin_data) == json::parse(R"({"host":"example.org","replicas":3})"));
+  // web's objects go to its release namespace; cache has none, so the manifest's defaultNamespace applies.
+  CHECK(Ids(r->objects) == std::vector<std::string>{"Namespace//ns-cache", "Namespace//ns-web",
+                                                    "ConfigMap/fallback/cache", "ConfigMap/apps/web"});
 }
 
-TEST_CASE("render helmfile: unsupported template actions and keys are clear errors; no helm is tool-missing") {
+TEST_CASE("render helmfile: what needs the helmfile binary says so; helmfile.yaml is not a template") {
   Fixture f;
   f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
-    return testing::ToolMissing(req.argv[0]);
+    if (req.argv[0] == "helmfile") return testing::ToolMissing("helmfile");
+    if (req.argv[0] == "helm" && req.argv[2] == "nohelm") return testing::ToolMissing("helm");
+    return util::ProcessResult{0, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", "", false};
   };
-  f.files.files["repo/a/helmfile.yaml"] = "releases:\n  - name: x\n    chart: \"{{ requiredEnv \\\"X\\\" }}\"\n";
+  f.files.files["repo/a/helmfile.yaml.gotmpl"] = "releases:\n  - name: x\n    chart: \"{{ toYaml .Values }}\"\n";
   util::Result<RenderedManifest> r = f.Run(Make("a", "helmfile", "a"));
   REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().message == R"(manifest "a": repo/a/helmfile.yaml:3:13: template: unsupported action )"
-                             R"("{{ requiredEnv \\\"X\\\" }}" (supported: .Values.NAME, .StateValues.NAME, .Environment.Name))");
+  CHECK(r.error().kind == util::ErrorKind::kToolMissing);
+  CHECK(r.error().message == "manifest \"a\": repo/a/helmfile.yaml.gotmpl:3:16: template: function \"toYaml\" not "
+                             "defined (this function needs the helmfile binary)");
   f.files.files["repo/b/helmfile.yaml"] = "environments: {prod: {}}\nreleases: []\n";
   r = f.Run(Make("b", "helmfile", "b"));
   REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().message == "manifest \"b\": repo/b/helmfile.yaml: \"environments\" is not supported without the "
-                             "helmfile binary (supported: releases, repositories)");
-  f.files.files["repo/c/helmfile.yaml"] = "releases:\n  - {name: x, chart: ./c}\n";
+  CHECK(r.error().kind == util::ErrorKind::kToolMissing);
+  CHECK(r.error().message == "manifest \"b\": repo/b/helmfile.yaml: \"environments\" needs the helmfile binary, "
+                             "which is not on PATH");
+  f.files.files["repo/c/helmfile.yaml"] = "releases:\n  - {name: nohelm, chart: ./c}\n";
   r = f.Run(Make("c", "helmfile", "c"));
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().kind == util::ErrorKind::kToolMissing);
   CHECK(r.error().message == "manifest \"c\": helmfile: neither \"helmfile\" nor \"helm\" found on PATH");
-  f.files.files["repo/d/helmfile.yaml"] = "releases:\n  - {name: x, chart: \"{{ .Values.nope }}\"}\n";
+  f.files.files["repo/d/helmfile.yaml.gotmpl"] = "releases:\n  - {name: x, chart: \"{{ .Values.nope }}\"}\n";
   r = f.Run(Make("d", "helmfile", "d"));
   REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().message == "manifest \"d\": repo/d/helmfile.yaml:2:23: template: .Values.nope is not set "
-                             "(declare it in the manifest's helmfile.vars)");
+  CHECK(r.error().message == "manifest \"d\": repo/d/helmfile.yaml.gotmpl:2:26: template: map has no entry for key "
+                             "\"nope\"");
+  // helmfile v1 reads helmfile.yaml as it is: {{ }} stays text, with a warning naming the rename.
+  f.files.files["repo/e/helmfile.yaml"] = "releases:\n  - {name: x, chart: ./c, values: [{a: \"{{ .Values.v }}\"}]}\n";
+  REQUIRE(f.Run(Make("e", "helmfile", "e")));
+  CHECK(json::parse(f.processes.requests.back().stdin_data) == json::parse(R"({"a":"{{ .Values.v }}"})"));
+  CHECK(f.log_stream.str().find("Warning: repo/e/helmfile.yaml: {{ }} is read as text") != std::string::npos);
 }
 
 TEST_CASE("render genesissecret: envfile provider, mapTo, later entries win, static, always-sync") {

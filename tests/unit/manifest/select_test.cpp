@@ -36,6 +36,14 @@ TEST_CASE("select: names and tags (OR, comma lists) keep declaration order") {
   CHECK(bad.error().message == "unknown manifest \"x\" in tazuna.yaml (valid: a, b, c)");
 }
 
+TEST_CASE("select: the tags of -t no manifest carries are named (a warning, as kubectl get -l)") {
+  const TazunaFile f = ThreeManifests();
+  CHECK(UnknownTags(f, {}).empty());
+  CHECK(UnknownTags(f, {"web,infra", "apps"}).empty());
+  CHECK(UnknownTags(f, {"nothere, web", "zz"}) == std::vector<std::string>{"nothere", "zz"});
+  CHECK(SelectManifests(f, {}, {"nothere"})->empty());
+}
+
 TEST_CASE("context: full match, or/and, environment overrides root") {
   TazunaFile f = ThreeManifests();
   CHECK(CheckContext(f, "anything").has_value());

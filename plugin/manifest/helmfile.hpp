@@ -1,0 +1,37 @@
+#pragma once
+
+// The two ways a helmfile manifest renders (render_helmfile.cpp): the real `helmfile template`, or the
+// subset of helmfile.yaml this project renders itself with `helm template` (helmfile_subset.cpp).
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "manifest/renderers.hpp"
+
+namespace tazuna::manifest {
+
+/// One helmfile manifest being rendered.
+struct HelmfileRun {
+  std::string file;  ///< the helmfile (a file, found in the manifest's path)
+  std::string dir;   ///< its directory
+  const HelmfileOptions& options;
+  const TazunaFile& tazuna;
+  nlohmann::json vars = nlohmann::json::object();  ///< resolved helmfile.vars: the state values
+};
+
+/// helm's --namespace for a release: its own, else helmfile.defaultNamespace, else "default".
+std::string ReleaseNamespace(const std::string& release_namespace, const HelmfileOptions& options);
+
+/// Sets `ns` (when not empty) on the namespaced objects of `docs` that name none, as `helm install
+/// --namespace` places them; Lists are expanded and kind-less documents dropped (DocumentsToObjects).
+util::Result<Documents> TargetNamespace(Documents docs, const std::string& ns, const std::string& source,
+                                        RenderContext& ctx);
+
+/// Renders with `helm template` per release of the helmfile.yaml subset: releases (name, namespace,
+/// chart, version, values files and maps, set, installed, labels, createNamespace, wait, timeout) and
+/// repositories; a helmfile.yaml.gotmpl is rendered first (RenderHelmfileTemplate). Anything else is
+/// kToolMissing naming what needs the helmfile binary.
+util::Result<Documents> RenderHelmfileSubset(const HelmfileRun& run, RenderContext& ctx);
+
+}  // namespace tazuna::manifest

@@ -1,0 +1,39 @@
+// Main's answer to a word that names no command, as cobra (and so kubectl) gives it.
+#include "cli/main.hpp"
+
+#include <doctest/doctest.h>
+
+#include "harness.hpp"
+
+namespace tazuna::cli {
+namespace {
+
+std::string Unknown(const std::vector<std::string>& args) {
+  testing::Harness h;
+  CHECK(Main(h.ctx, args) == 1);
+  CHECK(h.out.str().empty());
+  return h.err.str();
+}
+
+TEST_CASE("main: an unknown command names its parent and suggests close commands") {
+  CHECK(Unknown({"state", "bogus"}) ==
+        "error: unknown command \"bogus\" for \"kubectl tazuna state\"\n"
+        "Run 'kubectl tazuna state --help' for usage.\n");
+  CHECK(Unknown({"state", "lsit"}) ==
+        "error: unknown command \"lsit\" for \"kubectl tazuna state\"\n\nDid you mean this?\n\tlist\n\n"
+        "Run 'kubectl tazuna state --help' for usage.\n");
+  CHECK(Unknown({"state", "d", "-o", "json"}) ==
+        "error: unknown command \"d\" for \"kubectl tazuna state\"\n\nDid you mean this?\n\tdiff\n\tdrift\n\n"
+        "Run 'kubectl tazuna state --help' for usage.\n");
+  CHECK(Unknown({"stat", "list"}) ==
+        "error: unknown command \"stat\" for \"kubectl tazuna\"\n\nDid you mean this?\n\tstate\n\n"
+        "Run 'kubectl tazuna --help' for usage.\n");
+  CHECK(Unknown({"BUILD"}) ==
+        "error: unknown command \"BUILD\" for \"kubectl tazuna\"\n\nDid you mean this?\n\tbuild\n\n"
+        "Run 'kubectl tazuna --help' for usage.\n");
+  CHECK(Unknown({"apply"}) == "error: unknown command \"apply\" for \"kubectl tazuna\"\n"
+                              "Run 'kubectl tazuna --help' for usage.\n");
+}
+
+}  // namespace
+}  // namespace tazuna::cli
