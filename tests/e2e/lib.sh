@@ -66,6 +66,17 @@ state_keys() {
     python3 -c 'import json,sys; print(" ".join(sorted(k for k in json.load(sys.stdin)["data"] if k != "_metadata")))'
 }
 
+# path_without_plugin: $PATH less every entry that holds a kubectl-tazuna (lib.sh put the build dir
+# first), for tests that must reach an installed plugin instead of a build.
+path_without_plugin() {
+  local d dirs out=""
+  IFS=: read -ra dirs <<<"$PATH"
+  for d in "${dirs[@]}"; do
+    [ -n "$d" ] && [ ! -e "$d/kubectl-tazuna" ] && out+="${out:+:}$d"
+  done
+  echo "$out"
+}
+
 # finish: prints the closing line and exits non-zero on any failure.
 finish() {
   echo "$E2E_PASSED passed, $E2E_FAILED failed"
