@@ -142,6 +142,23 @@ grep -rl -e demo- -e 'name: ' "$repo" | xargs sed -i -E \
   -e "s/^    - name: (namespaces|crds|monitoring|apps)$/    - name: \1-$s/" \
   -e "s/dependsOn: \[namespaces\]/dependsOn: [namespaces-$s]/" \
   -e "s/dependsOn: \[namespaces, crds\]/dependsOn: [namespaces-$s, crds-$s]/"
+# One more object with non-ASCII text, a block scalar and YAML 1.1 look-alikes: byte handling (char is
+# unsigned on arm64) must give the same render and the same content hashes on both platforms.
+cat > "$repo/monitoring/text.yaml" <<YAML
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: alert-text
+  namespace: demo-monitoring-$s
+  annotations: {note: "Grüße — 世界 ✓"}
+data:
+  plain: Überwachung läuft
+  quoted: "naïve café \\u00e9\\t\\U0001F600"
+  block: |
+    línea uno
+    行 two	end
+  lookalikes: "yes, no, on, 0x1F, 1e3, 2024-01-02"
+YAML
 repo_at "$repo" "https://example.test/arm64-$s/platform.git"
 cleanup() {
   kubectl delete ns "demo-apps-$s" "demo-monitoring-$s" --wait=false >/dev/null 2>&1
@@ -153,28 +170,31 @@ trap cleanup EXIT
 cd "$repo"
 
 same "state diff before the first sync" 1 state diff
-expect_eq "$(awk '$2 == "added" {n++} END {print n}' <<<"$OUT")" "8" "diff lists the eight objects as added"
+expect_eq "$(awk '$2 == "added" {n++} END {print n}' <<<"$OUT")" "9" "diff lists the nine objects as added"
 expect_eq "$(awk '$4 == "Namespace" {print $1, $5}' <<<"$OUT" | sort | tr '\n' ' ')" \
   "namespaces-$s demo-apps-$s namespaces-$s demo-monitoring-$s " "diff lists the new namespaces"
 same "state diff -o json before the first sync" 1 state diff -o json
 expect_rc 1 "the diffs created nothing" kubectl get ns "demo-apps-$s"
 
 expect_rc 0 "arm64: state sync" tz_arm state sync
-expect_contains "$ERR" "sync: 8 created" "arm64 sync creates the eight objects"
+expect_contains "$ERR" "sync: 9 created" "arm64 sync creates the nine objects"
 expect_eq "$(kubectl get "widgets.$s.demo.tazuna.io" -n "demo-apps-$s" sprocket -o jsonpath='{.spec.color}')" "blue" \
   "live: the Widget (CRD applied in the same run)"
 expect_eq "$(kubectl get deploy -n "demo-apps-$s" web -o jsonpath='{.status.readyReplicas}')" "2" "live: the Deployment ready"
 expect_eq "$(kubectl get cm -n "demo-monitoring-$s" scrape-config -o jsonpath='{.data.interval}')" "30s" "live: the ConfigMap"
+expect_eq "$(kubectl get cm -n "demo-monitoring-$s" alert-text -o jsonpath='{.data.plain}|{.metadata.annotations.note}')" \
+  "Überwachung läuft|Grüße — 世界 ✓" "live: non-ASCII text as written"
+key_text=monitoring-${s}____v1__ConfigMap__demo-monitoring-${s}__alert-text
 key_cm=monitoring-${s}____v1__ConfigMap__demo-monitoring-${s}__scrape-config
 key_svc=monitoring-${s}____v1__Service__demo-monitoring-${s}__metrics
-expect_eq "$(state_keys "monitoring-$s")" "$key_cm $key_svc" \
+expect_eq "$(state_keys "monitoring-$s")" "$key_text $key_cm $key_svc" \
   "live: the state ConfigMap records what the arm64 sync applied"
 uids="$(uid ns "demo-apps-$s") $(uid deploy -n "demo-apps-$s" web)"
 
 same "state diff after the sync" 0 state diff
 expect_eq "$OUT" "No changes detected." "nothing left to change"
 same "state sync with nothing to do" 0 state sync
-expect_contains "$ERR" "8 unchanged" "the second sync changes nothing"
+expect_contains "$ERR" "9 unchanged" "the second sync changes nothing"
 same "state list" 0 state list
 
 # A changed value and a removed object: both see the same diff; the arm64 sync applies and prunes.
@@ -195,7 +215,7 @@ expect_eq "$(kubectl get cm -n "demo-monitoring-$s" scrape-config -o jsonpath='{
 expect_rc 1 "live: the Service is gone" kubectl get svc -n "demo-monitoring-$s" metrics
 expect_eq "$(uid ns "demo-apps-$s") $(uid deploy -n "demo-apps-$s" web)" "$uids" \
   "live: the namespace and Deployment kept their uids"
-expect_eq "$(state_keys "monitoring-$s")" "$key_cm" "live: the state forgot the Service"
+expect_eq "$(state_keys "monitoring-$s")" "$key_text $key_cm" "live: the state forgot the Service"
 same "state diff after the prune" 0 state diff
 
 echo "arm64 checks took $((SECONDS - t_start))s after the builds"
