@@ -11,6 +11,7 @@
 #include "manifest/objects.hpp"
 #include "state/ownership.hpp"
 #include "util/api_version.hpp"
+#include "util/json_get.hpp"
 #include "util/parallel.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
@@ -45,7 +46,7 @@ class ClusterCapabilities {
     std::call_once(once_, [this] {
       auto version = client_.GetPath("/version");
       auto apis = client_.ApiVersions();
-      const std::string git = version && version->is_object() ? version->value("gitVersion", "") : "";
+      const std::string git = version ? util::JsonString(*version, "gitVersion") : "";
       if (git.empty() || !apis) {
         const util::Error& e = !apis ? apis.error() : version ? util::Error{} : version.error();
         log_.Log(2, util::StrCat("cluster capabilities unavailable (", e.message, "): helm's defaults apply"));

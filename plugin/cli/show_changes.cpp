@@ -36,7 +36,9 @@ void MaskSecret(json& live, json& merged) {
 }
 
 void Strip(json& object) {
-  if (object.is_object() && object.contains("metadata")) object["metadata"].erase("managedFields");
+  if (object.is_object() && object.contains("metadata") && object["metadata"].is_object()) {
+    object["metadata"].erase("managedFields");
+  }
 }
 
 std::string FileName(const state::StateKey& k) {
@@ -58,14 +60,18 @@ std::vector<std::string> DiffCommand(const util::Environment& env) {
   return argv;
 }
 
-util::Status WriteSides(kube::Client& client, const state::DiffEntry& e, const json& object,
+util::Status WriteSides(const state::TakeoverContext& c, const state::DiffEntry& e, const json& object,
                         const std::string& live_dir, const std::string& merged_dir) {
   const state::StateKey& k = e.parsed;
-  auto got = state::GetLive(client, k, e.identity.namespace_name);
+  auto got = state::GetLive(c.client, k, e.identity.namespace_name);
   if (!got) return got.error();
   json live = got->value_or(json::object());
-  auto merged = state::DryRunApply(client, object, state::Marks{e.manifest, ""});
-  if (!merged) return merged.error();
+  auto applied = state::DryRunApply(c.client, object, state::Marks{e.manifest, ""});
+  if (!applied) return applied.error();
+  // What the sync removes beyond the apply: fields earlier tools shared with tazuna's last apply.
+  auto preview = state::PreviewTakeover(c, live, std::move(*applied), state::PreviewScope::kSync);
+  if (!preview.warning.empty()) c.log.Warning(preview.warning);
+  json* merged = &preview.merged;
   Strip(live);
   Strip(*merged);
   MaskSecret(live, *merged);
@@ -77,7 +83,8 @@ util::Status WriteSides(kube::Client& client, const state::DiffEntry& e, const j
 
 }  // namespace
 
-util::Status ShowChanges(Context& ctx, kube::Client& client, const std::vector<state::DiffEntry>& entries,
+util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
+                         const std::vector<state::DiffEntry>& entries,
                          const std::vector<state::DesiredManifest>& desired) {
   char tmpl[] = "/tmp/kubectl-tazuna-diff-XXXXXX";
   if (::mkdtemp(tmpl) == nullptr) return util::MakeError(util::ErrorKind::kInternal, "cannot create a temp dir");
@@ -93,7 +100,7 @@ util::Status ShowChanges(Context& ctx, kube::Client& client, const std::vector<s
     if (e.type == state::ChangeType::kRemoved || e.object_index < 0) continue;
     for (const auto& d : desired) {
       if (d.name != e.manifest) continue;
-      st = WriteSides(client, e, d.objects[static_cast<size_t>(e.object_index)].object, live_dir, merged_dir);
+      st = WriteSides(takeover, e, d.objects[static_cast<size_t>(e.object_index)].object, live_dir, merged_dir);
     }
     if (!st) break;
   }

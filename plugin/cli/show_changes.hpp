@@ -5,14 +5,18 @@
 #include "cli/context.hpp"
 #include "kube/client.hpp"
 #include "state/diff.hpp"
+#include "state/takeover_apply.hpp"
 
 namespace tazuna::cli {
 
 /// `state diff --show-changes`: for every added, modified and always-sync entry, the live object
-/// against the server-side dry-run result of applying the rendered one (managedFields dropped,
-/// Secret values masked as kubectl diff does), written to LIVE/ and MERGED/ temp directories and
-/// compared with `diff -u -N` or $KUBECTL_EXTERNAL_DIFF; its output goes to ctx.out.
-util::Status ShowChanges(Context& ctx, kube::Client& client, const std::vector<state::DiffEntry>& entries,
+/// against the server-side dry-run result of applying the rendered one, less the fields the sync's
+/// take-over of earlier tools' fields removes (state::PreviewTakeover; a removal the server cannot
+/// check is a warning), managedFields dropped, Secret values masked as kubectl diff does; written to
+/// LIVE/ and MERGED/ temp directories and compared with `diff -u -N` or $KUBECTL_EXTERNAL_DIFF; its
+/// output goes to ctx.out. `takeover.dry_run` is not used.
+util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
+                         const std::vector<state::DiffEntry>& entries,
                          const std::vector<state::DesiredManifest>& desired);
 
 }  // namespace tazuna::cli

@@ -9,6 +9,7 @@
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
+#include "cli/takeover_flag.hpp"
 #include "state/plan.hpp"
 #include "state/plan_file.hpp"
 #include "state/secret_key.hpp"
@@ -23,7 +24,7 @@ nlohmann::json EntryJson(const state::DiffEntry& e) {
   nlohmann::json j = {{"manifest", e.manifest},        {"change", state::ChangeTypeName(e.type)},
                       {"key", e.key},                  {"apiVersion", e.parsed.ApiVersion()},
                       {"kind", e.parsed.kind},         {"namespace", e.parsed.namespace_name},
-                      {"name", e.parsed.name},         {"oldHash", e.old_hash},
+                      {"name", e.parsed.name},         {"oldHash", state::ShownHash(e.parsed, e.old_hash)},
                       {"newHash", e.new_hash}};
   if (!e.old_key.empty()) j["oldKey"] = e.old_key;
   return j;
@@ -43,7 +44,7 @@ void PrintDiffTable(const StateDiffResult& r, print::Format format, bool no_head
                                       e.parsed.kind,      e.parsed.namespace_name,       e.parsed.name};
     if (wide) {
       const auto owner = r.owners.find(e.identity);  // added rows whose object exists already
-      cells.insert(cells.end(), {e.old_hash.substr(0, 12), e.new_hash.substr(0, 12),
+      cells.insert(cells.end(), {state::ShownHash(e.parsed, e.old_hash).substr(0, 12), e.new_hash.substr(0, 12),
                                  owner == r.owners.end() ? "" : state::DescribeOwner(owner->second)});
     }
     t.rows.push_back(std::move(cells));
@@ -92,6 +93,9 @@ util::Status StateDiffOptions::Complete(Context& ctx, const FlagSet&) {
   auto parsed = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
   if (!parsed) return parsed.error();
   format = *parsed;
+  auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
+  if (!managers) return managers.error();
+  takeover = std::move(*managers);
   print::Renderers<StateDiffResult> renderers;
   renderers.machine = [](const StateDiffResult& r) {
     std::vector<nlohmann::json> items;
@@ -146,13 +150,13 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   for (const auto& in : *inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
   state::SortDiff(all);
   if (format == print::Format::kWide) {
-    result.owners = state::ReadLiveOwners(client, *inputs, state::OwnerRows::kAdded, (*session)->log);
+    result.owners = state::ReadLiveOwners(client, *inputs, {state::OwnerRows::kAdded}, (*session)->log);
   }
   printer->Print(result, ctx.out);
   if (show_changes && !all.empty()) {
     std::vector<state::DesiredManifest> desired;
     for (auto& in : *inputs) desired.push_back(std::move(in.desired));
-    if (auto st = ShowChanges(ctx, client, all, desired); !st) return st.error();
+    if (auto st = ShowChanges(ctx, {client, (*session)->log, takeover}, all, desired); !st) return st.error();
   }
   return all.empty() ? kExitOk : kExitDifferences;
 }
@@ -178,14 +182,16 @@ Command NewStateDiffCommand() {
     AddOutputFlag(f, o->output, "table, wide, json, yaml");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     f.Bool(&o->show_changes, "show-changes", 0,
-           "Also show a unified diff of each added or modified object: live vs. server-side dry run "
-           "(Secret values masked; KUBECTL_EXTERNAL_DIFF is honoured).");
+           "Also show a unified diff of each added or modified object: live vs. server-side dry run, with the "
+           "fields the sync's take-over of earlier tools' fields removes (Secret values masked; "
+           "KUBECTL_EXTERNAL_DIFF is honoured).");
     f.String(&o->out_file, "out", 0,
              "Also write a plan to this file (hashes and resourceVersions, no object bodies) for state sync --plan. "
              "The plan is for this server and context namespace, and for a sync with the flags below.");
     f.Bool(&o->prune, "prune", 0, "With --out: the plan is for state sync --prune (also TAZUNA_STATE_SYNC_DELETE=true).");
     f.Bool(&o->allow_empty, "allow-empty", 0, "With --out: the plan is for state sync --allow-empty.");
     f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");
+    AddTakeoverFlag(f, o->takeover_managers);
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

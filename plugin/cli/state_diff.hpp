@@ -8,6 +8,7 @@
 #include "cli/options.hpp"
 #include "cli/print/printer.hpp"
 #include "state/diff.hpp"
+#include "state/field_takeover.hpp"
 #include "state/ownership.hpp"
 
 namespace tazuna::cli {
@@ -29,11 +30,14 @@ struct StateDiffOptions {
   bool prune = false;    ///< with --out: the sync the plan is for (also TAZUNA_STATE_SYNC_DELETE=true)
   bool allow_empty = false;
   bool take_ownership = false;
+  std::string takeover_managers;  ///< --takeover-managers (what --show-changes shows the sync removing)
   // Completed:
   print::Format format = print::Format::kTable;
   std::unique_ptr<print::Printer<StateDiffResult>> printer;
+  state::TakeoverManagers takeover;
 
-  /// Picks the printer from -o; kUsage error for an unknown format.
+  /// Picks the printer from -o, resolves --takeover-managers; kUsage error for an unknown format or
+  /// an invalid manager list.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// The plan's sync flags only with --out; no I/O.
   util::Status Validate() const;

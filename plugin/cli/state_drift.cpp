@@ -5,7 +5,10 @@
 
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
+#include "state/secret_key.hpp"
+#include "cli/takeover_flag.hpp"
 #include "state/store.hpp"
+#include "util/strings.hpp"
 
 namespace tazuna::cli {
 
@@ -18,7 +21,8 @@ nlohmann::json DriftList(const DriftRows& entries) {
   for (const auto& e : entries) {
     items.push_back({{"manifest", e.manifest}, {"drift", state::DriftTypeName(e.type)}, {"key", e.key},
                      {"apiVersion", e.parsed.ApiVersion()}, {"kind", e.parsed.kind},
-                     {"namespace", e.parsed.namespace_name}, {"name", e.parsed.name}, {"hash", e.stored_hash}});
+                     {"namespace", e.parsed.namespace_name}, {"name", e.parsed.name}, {"hash", state::ShownHash(e.parsed, e.stored_hash)}});
+    if (!e.fields.empty()) items.back()["fields"] = e.fields;
   }
   return print::ListOf(std::move(items));
 }
@@ -31,20 +35,23 @@ void PrintDriftTable(const DriftRows& entries, print::Format format, bool no_hea
   const bool wide = format == print::Format::kWide;
   print::Table t;
   t.headers = {"MANIFEST", "DRIFT", "APIVERSION", "KIND", "NAMESPACE", "NAME"};
-  if (wide) t.headers.push_back("STORED-HASH");
+  if (wide) t.headers.insert(t.headers.end(), {"STORED-HASH", "FIELDS"});
   for (const auto& e : entries) {
     t.rows.push_back({e.manifest, state::DriftTypeName(e.type), e.parsed.ApiVersion(), e.parsed.kind,
                       e.parsed.namespace_name, e.parsed.name});
-    if (wide) t.rows.back().push_back(e.stored_hash);
+    if (wide) t.rows.back().insert(t.rows.back().end(), {state::ShownHash(e.parsed, e.stored_hash), util::Join(e.fields, ",")});
   }
   print::PrintTable(out, t, !no_headers);
 }
 
 }  // namespace
 
-util::Status StateDriftOptions::Complete(Context&, const FlagSet&) {
+util::Status StateDriftOptions::Complete(Context& ctx, const FlagSet&) {
   auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
   if (!format) return format.error();
+  auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
+  if (!managers) return managers.error();
+  takeover = std::move(*managers);
   print::Renderers<DriftRows> renderers;
   renderers.machine = DriftList;
   renderers.human = [no_headers = no_headers](const DriftRows& r, print::Format f, std::ostream& out) {
@@ -70,7 +77,8 @@ util::Result<int> StateDriftOptions::Run(Context& ctx) {
     if (d.always_sync) continue;  // genesissecret: stringData is write-only, re-applied every sync anyway
     auto stored = store.Read(d.name);
     if (!stored) return stored.error();
-    auto entries = state::Drift(client, d, *stored, *run->identities, concurrency);
+    const state::DriftOptions options{concurrency, &takeover, &(*session)->log};
+    auto entries = state::Drift(client, d, *stored, *run->identities, options);
     if (!entries) return entries.error();
     all.insert(all.end(), entries->begin(), entries->end());
   }
@@ -89,7 +97,10 @@ Command NewStateDriftCommand() {
   c.long_help =
       "Check every object tazuna recorded against the cluster. live-missing: the object is gone.\n"
       "live-drifted: applying the rendered object again (server-side dry run) would change it, i.e. a field\n"
-      "tazuna sets was changed by someone else. Server defaults and fields owned by others are not drift.\n\n"
+      "tazuna sets was changed by someone else, or a sync would remove a field the manifest no longer sets.\n"
+      "live-leftover: the object holds fields an earlier tool set (see --takeover-managers) that the\n"
+      "manifest does not set and no controller owns; no sync removes them (-o wide names them).\n"
+      "Server defaults and fields owned by others are not drift.\n\n"
       "Exit status: 0 No drift was found. 1 Drift was found. >1 An error occurred.\n";
   c.examples = "  # Was anything changed behind tazuna's back?\n  kubectl tazuna state drift\n\n"
                "  # As JSON, for one manifest\n  kubectl tazuna state drift -m cni -o json\n";
@@ -99,6 +110,7 @@ Command NewStateDriftCommand() {
     AddOutputFlag(f, o->output, "table, wide, json, yaml");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
+    AddTakeoverFlag(f, o->takeover_managers);
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

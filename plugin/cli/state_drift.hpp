@@ -18,10 +18,13 @@ struct StateDriftOptions {
   std::string output = "table";
   bool no_headers = false;
   int concurrency = 16;
+  std::string takeover_managers;  ///< --takeover-managers: whose leftover fields are drift
   // Completed:
   std::unique_ptr<print::Printer<std::vector<state::DriftEntry>>> printer;
+  state::TakeoverManagers takeover;
 
-  /// Picks the printer from -o; kUsage error for an unknown format.
+  /// Picks the printer from -o, resolves --takeover-managers; kUsage error for an unknown format or an
+  /// invalid manager list.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// Flag combinations (none conflict today); no I/O.
   util::Status Validate() const;

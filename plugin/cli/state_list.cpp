@@ -6,6 +6,7 @@
 
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
+#include "state/secret_key.hpp"
 
 namespace tazuna::cli {
 
@@ -30,7 +31,7 @@ util::Result<Rows> Collect(state::StateStore& store, const std::vector<std::stri
     if (!st) return st.error();
     for (const auto& [key, hash] : st->entries) {
       auto parsed = state::ParseStateKey(key);
-      rows.push_back({name, parsed ? *parsed : state::StateKey{}, key, hash, st->metadata,
+      rows.push_back({name, parsed ? *parsed : state::StateKey{}, key, state::ShownHash(key, hash), st->metadata,
                       !known.empty() && known.count(name) == 0});
     }
   }

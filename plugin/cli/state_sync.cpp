@@ -8,6 +8,7 @@
 #include "cli/progress.hpp"
 #include "cli/sync_history.hpp"
 #include "cli/sync_output.hpp"
+#include "cli/takeover_flag.hpp"
 #include "cli/wait_output.hpp"
 #include "kube/rest_config.hpp"
 #include "manifest/manifest.hpp"
@@ -137,6 +138,9 @@ util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
   auto format = print::ParseFormat(output, {"table", "json", "yaml"});
   if (!format) return format.error();
   printer = NewSyncReportPrinter(*format, SyncLineStyle{prune, DryRunStrategy(dry_run)});
+  auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
+  if (!managers) return managers.error();
+  takeover = std::move(*managers);
   given_selection = {file.environment, file.tags, file.manifests};
   if (plan_file.empty()) return util::Ok();
   auto text = ctx.files.ReadFile(plan_file);
@@ -200,6 +204,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   so.prune = prune;
   so.allow_empty = allow_empty;
   so.take_ownership = take_ownership;
+  so.takeover = takeover;
   for (const auto& m : selection->file.manifests) so.sibling_manifests.insert(m.name);
   so.dry_run = DryRunStrategy(dry_run);
   so.concurrency = concurrency;
@@ -245,8 +250,8 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     history = std::move(*started);
   }
   // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply.
-  so.live_owners =
-      state::ReadLiveOwners(client, *inputs, state::OwnerRows::kApplies, (*session)->log, &so.unknown_owners);
+  so.live_owners = state::ReadLiveOwners(client, *inputs, {state::OwnerRows::kApplies, &so.takeover, &so.unknown_owners},
+                                         (*session)->log);
   if (so.prune && HasRemoved(*inputs)) {
     // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
     auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client);
@@ -289,6 +294,8 @@ Command NewStateSyncCommand() {
       "loses nothing and a rerun converges. Removed objects are deleted only with --prune (or\n"
       "TAZUNA_STATE_SYNC_DELETE=true), only when every apply succeeded, and only objects tazuna's field\n"
       "manager owns and no manifest of tazuna.yaml still renders; every kept object says why.\n"
+      "Fields that earlier tools set (kubectl apply/create/edit/replace, helm; see --takeover-managers) and\n"
+      "the manifest sets too are taken over, so a field later dropped from the manifest is removed.\n"
       "Before a dependsOn layer starts, the objects the layers it depends on applied are waited for until\n"
       "ready (Deployments available, Jobs complete, CRDs established, Ready conditions True, ...); --wait\n"
       "waits after every manifest, helmfile `wait: true` after its manifest, --wait=false never. An object\n"
@@ -322,6 +329,7 @@ Command NewStateSyncCommand() {
                    "Wait until the objects of every manifest are ready (default: only before a dependsOn layer and "
                    "for helmfile wait: true); --wait=false never waits.");
     f.String(&o->timeout, "timeout", 0, "How long --wait and dependsOn waits wait for readiness (e.g. 5m, 90s).");
+    AddTakeoverFlag(f, o->takeover_managers);
     AddOutputFlag(f, o->output, "table, json, yaml");
     AddConnectionFlags(f, o->connection);
   };

@@ -29,16 +29,18 @@ struct StateSyncOptions {
   int history_limit = state::kDefaultHistoryLimit;
   std::optional<bool> wait;     ///< unset: wait only before dependsOn layers and for helmfile `wait: true`
   std::string timeout = "5m";   ///< --timeout of --wait (Go duration or seconds)
+  std::string takeover_managers;  ///< --takeover-managers (empty: TAZUNA_TAKEOVER_MANAGERS or the default)
   // Completed:
   std::chrono::milliseconds lock_wait{60000};
   std::chrono::seconds wait_timeout{300};
   std::optional<state::Plan> plan;          ///< read from --plan
   state::RevisionSelection given_selection;  ///< -e/-t/-m as given (the plan's replace them)
   std::unique_ptr<print::Printer<state::SyncReport>> printer;
+  state::TakeoverManagers takeover;  ///< resolved --takeover-managers
 
-  /// Reads TAZUNA_STATE_SYNC_DELETE, parses --lock-timeout (seconds, at most a day) and --timeout (a
-  /// duration of at least a second), reads the --plan file (its selection replaces -e/-t/-m) and picks
-  /// the printer from -o; kUsage errors naming the flag, the file's read or parse error.
+  /// Reads TAZUNA_STATE_SYNC_DELETE and --takeover-managers, parses --lock-timeout (seconds, at most a
+  /// day) and --timeout (a duration of at least a second), reads the --plan file (its selection replaces
+  /// -e/-t/-m) and picks the printer from -o; kUsage errors naming the flag, the file's read or parse error.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// --dry-run is none or server (hinting at server for client/true), --concurrency 1..512,
   /// --history-limit 1..1000, -e/-t/-m with --plan only when they equal the plan's; no I/O.

@@ -4,6 +4,7 @@
 
 #include "cli/pipeline.hpp"
 #include "cli/report_error.hpp"
+#include "state/secret_key.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {
@@ -62,13 +63,21 @@ void PrintKeptHints(std::ostream& err, const state::SyncReport& report) {
   }
 }
 
+// The row's hash: one this run computed (applied or unchanged), or one read from the state (kept,
+// deleted, failed...), which for a Secret is not shown (state::ShownHash).
+std::string RowHash(const state::SyncResult& r, const state::StateKey& k) {
+  const bool computed = r.verb == Verb::kCreated || r.verb == Verb::kConfigured || r.verb == Verb::kAdopted ||
+                        r.verb == Verb::kUnchanged;
+  return computed ? r.hash : state::ShownHash(k, r.hash);
+}
+
 nlohmann::json SyncReportList(const state::SyncReport& report) {
   std::vector<nlohmann::json> items;
   for (const auto& r : report.results) {
     const state::StateKey k = r.Parsed();
     nlohmann::json j = {{"manifest", r.manifest}, {"key", r.key}, {"apiVersion", k.ApiVersion()},
                         {"kind", k.kind}, {"namespace", k.namespace_name},
-                        {"name", k.name}, {"hash", r.hash}, {"result", state::VerbName(r.verb)}};
+                        {"name", k.name}, {"hash", RowHash(r, k)}, {"result", state::VerbName(r.verb)}};
     if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.Error());
     if (!r.note.empty()) j["reason"] = r.note;
     items.push_back(std::move(j));

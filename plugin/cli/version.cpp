@@ -2,6 +2,7 @@
 #include "cli/version.hpp"
 
 #include "cli/build_info.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {
@@ -17,7 +18,7 @@ nlohmann::json ClientVersion() {
 void PrintVersionText(const nlohmann::json& doc, std::ostream& out) {
   out << "Client Version: v" << BuildVersion() << " (commit " << BuildCommit() << ")\n";
   if (doc.contains("serverVersion")) {
-    out << "Server Version: " << doc["serverVersion"].value("gitVersion", "unknown") << '\n';
+    out << "Server Version: " << util::JsonString(doc["serverVersion"], "gitVersion", "unknown") << '\n';
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -38,18 +39,18 @@ Generic GenericFor(int code, const std::string& body) {
 }
 
 std::string CauseText(const nlohmann::json& cause) {
-  const std::string field = cause.value("field", "");
-  const std::string message = cause.value("message", "");
-  return field.empty() ? message : StrCat(field, ": ", message);
+  const std::string field = util::JsonString(cause, "field");
+  const std::string message = util::JsonString(cause, "message");
+  return util::Printable(field.empty() ? message : StrCat(field, ": ", message));
 }
 
 // kubectl's checkErr rendering of an Invalid status (one line, or bullets for several causes).
 void RenderInvalid(const nlohmann::json& details, util::Error* e) {
   std::string head = "The request is invalid";
-  const std::string kind = details.value("kind", "");
-  const std::string name = details.value("name", "");
+  const std::string kind = util::JsonString(details, "kind");
+  const std::string name = util::JsonString(details, "name");
   if (!kind.empty() || !name.empty()) head = StrCat("The ", kind, " ", util::Quote(name), " is invalid");
-  const nlohmann::json causes = details.value("causes", nlohmann::json::array());
+  const nlohmann::json& causes = util::JsonArray(details, "causes");
   if (causes.empty()) {
     e->message = head;
   } else if (causes.size() == 1) {
@@ -66,12 +67,13 @@ util::Error ErrorFromResponse(const HttpResponse& response) {
   util::Error e = util::MakeError(util::ErrorKind::kApi, "");
   e.http_code = response.status;
   const nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
-  const bool is_status = body.is_object() && body.value("kind", "") == "Status";
+  const bool is_status = util::JsonString(body, "kind") == "Status";
   if (is_status) {
-    e.reason = body.value("reason", "");
-    e.message = body.value("message", "");
-    if (body.contains("code") && body["code"].is_number_integer()) e.http_code = body["code"].get<int>();
-    if (e.reason == "Invalid" && body.contains("details") && body["details"].is_object()) {
+    e.reason = util::JsonString(body, "reason");
+    e.message = util::JsonString(body, "message");
+    const int64_t code = util::JsonInt(body, "code");
+    if (code >= 100 && code <= 599) e.http_code = static_cast<int>(code);
+    if (e.reason == "Invalid" && util::JsonField(body, "details").is_object()) {
       RenderInvalid(body["details"], &e);
     }
   } else {
@@ -81,6 +83,9 @@ util::Error ErrorFromResponse(const HttpResponse& response) {
   }
   if (response.status == 401) e.kind = util::ErrorKind::kUnauthorized;
   if (e.message.empty()) e.message = GenericFor(response.status, response.body).message;
+  // The server's words are printed on one line: control characters are escaped.
+  e.message = util::Printable(e.message);
+  e.reason = util::Printable(e.reason);
   return e;
 }
 

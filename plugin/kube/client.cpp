@@ -2,6 +2,7 @@
 
 #include "kube/object_meta.hpp"
 #include "kube/url.hpp"
+#include "util/json_get.hpp"
 #include "util/path_segment.hpp"
 #include "util/strings.hpp"
 
@@ -11,6 +12,9 @@ namespace {
 using util::StrCat;
 
 constexpr char kListLimit[] = "500";
+// A list that has not ended after this many pages (10 million objects at 500 a page) is a server that
+// keeps answering `continue`: stop rather than loop and grow without bound.
+constexpr int kMaxListPages = 20000;
 
 // kubectl's discovery cache directory name: host and port with ':' made safe.
 std::string CacheHostPort(const std::string& server) {
@@ -21,10 +25,7 @@ std::string CacheHostPort(const std::string& server) {
   return host;
 }
 
-std::string Meta(const nlohmann::json& object, const char* field) {
-  if (!object.contains("metadata") || !object["metadata"].is_object()) return "";
-  return object["metadata"].value(field, "");
-}
+std::string Meta(const nlohmann::json& object, const char* field) { return util::MetaString(object, field); }
 
 void AddDryRun(DryRun dry_run, std::vector<std::pair<std::string, std::string>>* query) {
   if (dry_run == DryRun::kAll) query->emplace_back("dryRun", "All");
@@ -49,6 +50,25 @@ util::Result<std::string> CollectionPath(const ResourceInfo& info, const std::st
     path += "/namespaces/" + PathEscape(ns);
   }
   return path + "/" + PathEscape(info.resource);
+}
+
+// Moves the items of one list page to `items`, with apiVersion and kind (`type`) filled in; a page that
+// is not a list of objects is an error naming the path.
+util::Status AppendPage(nlohmann::json& page, const std::string& path, const std::pair<std::string, std::string>& type,
+                        std::vector<nlohmann::json>& items) {
+  const nlohmann::json& page_items = util::JsonField(page, "items");
+  if (!page.is_object() || !(page_items.is_array() || page_items.is_null())) {
+    return util::MakeError(util::ErrorKind::kApi, StrCat("the response to GET ", path, " is not a list"));
+  }
+  for (auto& item : page["items"]) {
+    if (!item.is_object()) {
+      return util::MakeError(util::ErrorKind::kApi, StrCat("the response to GET ", path, " lists a non-object"));
+    }
+    item["apiVersion"] = type.first;
+    item["kind"] = type.second;
+    items.push_back(std::move(item));
+  }
+  return util::Ok();
 }
 
 }  // namespace
@@ -84,8 +104,8 @@ util::Result<std::string> Client::RefPath(const ObjectRef& ref, bool with_name) 
 }
 
 util::Result<std::string> Client::ObjectPath(const nlohmann::json& object, bool with_name) {
-  const ObjectRef ref{object.value("apiVersion", ""), object.value("kind", ""), Meta(object, "namespace"),
-                      Meta(object, "name")};
+  const ObjectRef ref{util::JsonString(object, "apiVersion"), util::JsonString(object, "kind"),
+                      Meta(object, "namespace"), Meta(object, "name")};
   if (ref.kind.empty() || ref.api_version.empty()) {
     return util::MakeError(util::ErrorKind::kInput, "object has no apiVersion or kind");
   }
@@ -111,7 +131,12 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
   const std::string& path = *collection;
   std::vector<nlohmann::json> items;
   std::string cont;
-  for (int restarts = 0;;) {
+  std::set<std::string> seen;  // continue tokens already followed: a repeated one would loop forever
+  for (int restarts = 0, pages = 0;; ++pages) {
+    if (pages >= kMaxListPages) {
+      return util::MakeError(util::ErrorKind::kApi, StrCat("the list of ", path, " did not end after ",
+                                                           kMaxListPages, " pages"));
+    }
     Call call{"GET", path, {{"limit", kListLimit}}, "", ""};
     call.quiet = detail == ListDetail::kMetadataQuiet;
     if (detail != ListDetail::kFull) {
@@ -124,16 +149,16 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
       // The continue token expired (410): start the list again from the beginning.
       items.clear();
       cont.clear();
+      seen.clear();
       continue;
     }
     if (!page) return page.error();
-    for (auto& item : (*page)["items"]) {
-      item["apiVersion"] = api_version;
-      item["kind"] = kind;
-      items.push_back(std::move(item));
-    }
-    cont = page->value("metadata", nlohmann::json::object()).value("continue", "");
+    if (auto st = AppendPage(*page, path, {api_version, kind}, items); !st) return st.error();
+    cont = util::JsonString(util::JsonObject(*page, "metadata"), "continue");
     if (cont.empty()) return items;
+    if (!seen.insert(cont).second) {
+      return util::MakeError(util::ErrorKind::kApi, StrCat("the list of ", path, " repeats a continue token"));
+    }
   }
 }
 
@@ -161,8 +186,8 @@ util::Result<Client::Call> Client::ApplyCall(const nlohmann::json& object, const
                                                        : nlohmann::json::object();
   if (!meta.is_object()) meta = nlohmann::json::object();
   meta.erase("managedFields");
-  auto info = Resolve(object.value("apiVersion", ""), object.value("kind", ""));
-  if (info && info->namespaced && meta.value("namespace", "").empty()) {
+  auto info = Resolve(util::JsonString(object, "apiVersion"), util::JsonString(object, "kind"));
+  if (info && info->namespaced && util::JsonString(meta, "namespace").empty()) {
     meta["namespace"] = config_.namespace_name;  // as kubectl fills it in
   }
   Call call{"PATCH", *path, {}, JsonWithMetadata(object, meta), "application/apply-patch+yaml"};
@@ -199,6 +224,14 @@ util::Result<nlohmann::json> Client::Apply(const nlohmann::json& object, const A
   auto call = ApplyCall(object, options);
   if (!call) return call.error();
   return SendJson(*call);
+}
+
+util::Result<nlohmann::json> Client::JsonPatch(const ObjectRef& ref, const nlohmann::json& operations, DryRun dry_run) {
+  auto path = RefPath(ref, true);
+  if (!path) return path.error();
+  Call call{"PATCH", *path, {}, operations.dump(), "application/json-patch+json"};
+  AddDryRun(dry_run, &call.query);
+  return SendJson(call);
 }
 
 util::Status Client::Delete(const ObjectRef& ref, Propagation propagation, DryRun dry_run,

@@ -108,6 +108,10 @@ class Client {
   util::Result<ApplyResult> ApplyObject(const nlohmann::json& object, const ApplyOptions& options);
   /// Apply, returning the whole object as stored (or as it would be, for a dry run).
   util::Result<nlohmann::json> Apply(const nlohmann::json& object, const ApplyOptions& options);
+  /// PATCH with a JSON patch (RFC 6902, application/json-patch+json) of `operations`; the object as stored.
+  /// A `replace` of /metadata/resourceVersion makes it conditional: 409 Conflict when the object changed.
+  util::Result<nlohmann::json> JsonPatch(const ObjectRef& ref, const nlohmann::json& operations,
+                                         DryRun dry_run = DryRun::kNone);
   util::Status Delete(const ObjectRef& ref, Propagation propagation = Propagation::kDefault,
                       DryRun dry_run = DryRun::kNone, const Preconditions& preconditions = {});
   /// Raw GET of a path such as /version.

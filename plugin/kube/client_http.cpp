@@ -7,6 +7,7 @@
 #include "kube/retry.hpp"
 #include "kube/url.hpp"
 #include "util/build_platform.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -82,6 +83,11 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   ++requests_;
   auto resp = transport_.Do(req);
   if (!resp) return resp;
+  if (resp->body.size() > kMaxResponseBytes) return ResponseTooLarge(call.method, call.path);
+  if (util::NestsDeeperThan(resp->body, util::kMaxJsonDepth)) {
+    return util::MakeError(util::ErrorKind::kApi, StrCat("the response to ", call.method, " ", call.path,
+                                                         " nests deeper than ", util::kMaxJsonDepth, " levels"));
+  }
   LogResponse(req, *resp, std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now() - start));
   if (!call.quiet) EmitWarnings(*resp);
   return resp;
@@ -111,7 +117,10 @@ util::Result<HttpResponse> Client::Send(const Call& call) {
       clock_.SleepFor(after ? std::min(*after, std::chrono::milliseconds(60000)) : Backoff(attempt));
       continue;
     }
-    if (resp->status < 200 || resp->status > 299) return ErrorFromResponse(*resp);
+    if (resp->status < 200 || resp->status > 299) {
+      // A server may echo what it was sent: the error about a Secret is built from a redacted answer.
+      return ErrorFromResponse(RedactResponse(call.path, call.body, std::move(*resp)));
+    }
     return resp;
   }
 }
@@ -133,7 +142,7 @@ void Client::LogRequest(const HttpRequest& req) const {
   for (const auto& [name, value] : req.headers) {
     log_.Log(7, StrCat("    ", name, ": ", RedactHeader(name, value)));
   }
-  if (log_.Enabled(8) && !req.body.empty()) log_.Log(8, StrCat("Request Body: ", RedactBody(req.body)));
+  if (log_.Enabled(8) && !req.body.empty()) log_.Log(8, StrCat("Request Body: ", RedactBody(req.url, req.body)));
 }
 
 void Client::LogResponse(const HttpRequest& req, const HttpResponse& resp, std::chrono::milliseconds took) const {
@@ -142,7 +151,7 @@ void Client::LogResponse(const HttpRequest& req, const HttpResponse& resp, std::
   if (log_.Enabled(7)) {
     for (const auto& [name, value] : resp.headers) log_.Log(7, StrCat("    ", name, ": ", value));
   }
-  if (log_.Enabled(8)) log_.Log(8, StrCat("Response Body: ", RedactBody(resp.body)));
+  if (log_.Enabled(8)) log_.Log(8, StrCat("Response Body: ", RedactBody(req.url, resp.body, req.body)));
 }
 
 void Client::EmitWarnings(const HttpResponse& resp) {

@@ -25,6 +25,7 @@ struct Pending {
   curl_slist* connect_to = nullptr;
   HttpResponse response;
   char errbuf[CURL_ERROR_SIZE] = {};
+  bool too_large = false;  ///< the body passed kMaxResponseBytes (the transfer was stopped)
   std::promise<CURLcode> done;
   ~Pending() {
     curl_slist_free_all(headers);
@@ -34,7 +35,12 @@ struct Pending {
 };
 
 size_t OnBody(char* data, size_t size, size_t n, void* user) {
-  static_cast<Pending*>(user)->response.body.append(data, size * n);
+  auto* p = static_cast<Pending*>(user);
+  if (p->response.body.size() + size * n > kMaxResponseBytes) {
+    p->too_large = true;
+    return 0;  // curl stops the transfer with CURLE_WRITE_ERROR
+  }
+  p->response.body.append(data, size * n);
   return size * n;
 }
 
@@ -204,6 +210,10 @@ util::Error CurlTransport::MapError(CURLcode code, const Pending& p) const {
   long os_errno = 0;
   curl_easy_getinfo(p.easy, CURLINFO_OS_ERRNO, &os_errno);
   util::Error e = UnableToConnect(detail);
+  if (p.too_large) {
+    // Not a connection failure: the answer itself is refused, and resending would get it again.
+    return ResponseTooLarge(p.request.method, url.path_and_query.substr(0, url.path_and_query.find('?')));
+  }
   switch (code) {
     case CURLE_COULDNT_CONNECT:
       if (os_errno == ECONNREFUSED) {

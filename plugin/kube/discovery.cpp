@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "util/api_version.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -32,6 +33,17 @@ bool IsAggregated(const DiscoveryResponse& r) {
 
 nlohmann::json ParseBody(const std::string& body) { return nlohmann::json::parse(body, nullptr, false); }
 
+// A discovery answer whose parts are of the wrong type or name no usable path: an error, never a server
+// without resources.
+util::Error BadDocument(const std::string& what) {
+  return util::MakeError(util::ErrorKind::kApi, StrCat("invalid discovery document from the server: ", what));
+}
+
+// A group or version the server names becomes one segment of a request path: nothing else may pass.
+bool IsPathSegment(const std::string& s) {
+  return s.find_first_of("/?#%") == std::string::npos && s != "." && s != "..";
+}
+
 // A discovery answer that is not a JSON object (a proxy's HTML page, another service) is an error,
 // never a server without resources.
 util::Result<nlohmann::json> ParseDiscovery(const DiscoveryResponse& response, const std::string& path) {
@@ -53,19 +65,20 @@ void ReadVerbs(const nlohmann::json& resource, ResourceInfo& info) {
 }  // namespace
 
 std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list, std::vector<std::string>* stale) {
+  using util::JsonArray, util::JsonString;
   std::vector<ResourceInfo> out;
-  if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) return out;
-  for (const auto& group : list["items"]) {
-    const std::string name = group.value("metadata", nlohmann::json::object()).value("name", "");
-    for (const auto& version : group.value("versions", nlohmann::json::array())) {
-      const std::string v = version.value("version", "");
-      if (stale != nullptr && version.value("freshness", "") == "Stale") {
+  for (const auto& group : JsonArray(list, "items")) {
+    const std::string name = util::MetaString(group, "name");
+    for (const auto& version : JsonArray(group, "versions")) {
+      const std::string v = JsonString(version, "version");
+      if (stale != nullptr && JsonString(version, "freshness") == "Stale") {
         stale->push_back(name.empty() ? v : StrCat(name, "/", v));
       }
-      for (const auto& res : version.value("resources", nlohmann::json::array())) {
-        const auto kind = res.value("responseKind", nlohmann::json::object()).value("kind", "");
-        if (kind.empty()) continue;
-        out.push_back({name, v, res.value("resource", ""), kind, res.value("scope", "") == "Namespaced"});
+      for (const auto& res : JsonArray(version, "resources")) {
+        const std::string kind = JsonString(util::JsonObject(res, "responseKind"), "kind");
+        const std::string resource = JsonString(res, "resource");
+        if (kind.empty() || resource.empty() || v.empty() || !IsPathSegment(resource)) continue;
+        out.push_back({name, v, resource, kind, JsonString(res, "scope") == "Namespaced"});
         ReadVerbs(res, out.back());
       }
     }
@@ -75,12 +88,13 @@ std::vector<ResourceInfo> ParseAggregated(const nlohmann::json& list, std::vecto
 
 std::vector<ResourceInfo> ParseResourceList(const nlohmann::json& list) {
   std::vector<ResourceInfo> out;
-  if (!list.is_object()) return out;
-  const auto [group, version] = util::SplitApiVersion(list.value("groupVersion", ""));
-  for (const auto& res : list.value("resources", nlohmann::json::array())) {
-    const std::string name = res.value("name", "");
-    if (name.find('/') != std::string::npos) continue;  // subresource
-    out.push_back({group, version, name, res.value("kind", ""), res.value("namespaced", false)});
+  const auto [group, version] = util::SplitApiVersion(util::JsonString(list, "groupVersion"));
+  for (const auto& res : util::JsonArray(list, "resources")) {
+    const std::string name = util::JsonString(res, "name");
+    const std::string kind = util::JsonString(res, "kind");
+    // A subresource ("pods/log") is not an object's collection; an entry without a name or kind is unusable.
+    if (name.empty() || kind.empty() || version.empty() || name.find('/') != std::string::npos) continue;
+    out.push_back({group, version, name, kind, util::JsonBool(res, "namespaced")});
     ReadVerbs(res, out.back());
   }
   return out;
@@ -152,14 +166,8 @@ util::Result<ResourceInfo> Discovery::Find(const std::map<std::string, ResourceI
 }
 
 util::Status Discovery::Refresh() {
-  util::Result<std::vector<ResourceInfo>> all = std::vector<ResourceInfo>();
   std::vector<std::string> stale;
-  try {
-    all = FetchAll(&stale);
-  } catch (const nlohmann::json::exception& e) {  // a JSON document of another shape than discovery's
-    return util::MakeError(util::ErrorKind::kApi,
-                           StrCat("invalid discovery document from the server: ", e.what()));
-  }
+  util::Result<std::vector<ResourceInfo>> all = FetchAll(&stale);
   if (!all) return all.error();
   by_gvk_.clear();
   by_gk_.clear();
@@ -180,7 +188,11 @@ util::Result<std::vector<ResourceInfo>> Discovery::FetchAll(std::vector<std::str
   if (IsAggregated(*core)) {
     out = ParseAggregated(*core_doc, stale);
   } else {
-    for (const auto& v : core_doc->value("versions", nlohmann::json::array())) {
+    if (!util::JsonField(*core_doc, "versions").is_array()) return BadDocument("/api has no list of versions");
+    for (const auto& v : util::JsonArray(*core_doc, "versions")) {
+      if (!v.is_string() || !IsPathSegment(v.get<std::string>())) {
+        return BadDocument(StrCat("/api names version ", util::Printable(v.dump().substr(0, 80))));
+      }
       auto list = fetch_(StrCat("/api/", v.get<std::string>()), "application/json");
       if (!list) return list.error();
       for (auto& r : ParseResourceList(ParseBody(list->body))) out.push_back(std::move(r));
@@ -199,9 +211,14 @@ util::Result<std::vector<ResourceInfo>> Discovery::FetchAll(std::vector<std::str
 }
 
 util::Status Discovery::FetchLegacyGroups(const nlohmann::json& group_list, std::vector<ResourceInfo>* out) {
-  for (const auto& group : group_list.value("groups", nlohmann::json::array())) {
-    for (const auto& v : group.value("versions", nlohmann::json::array())) {
-      auto list = fetch_(StrCat("/apis/", v.value("groupVersion", "")), "application/json");
+  for (const auto& group : util::JsonArray(group_list, "groups")) {
+    for (const auto& v : util::JsonArray(group, "versions")) {
+      const std::string group_version = util::JsonString(v, "groupVersion");
+      const auto [g, version] = util::SplitApiVersion(group_version);
+      if (version.empty() || !IsPathSegment(g) || !IsPathSegment(version)) {
+        return BadDocument(StrCat("/apis names group version ", util::Printable(v.dump().substr(0, 80))));
+      }
+      auto list = fetch_(StrCat("/apis/", group_version), "application/json");
       if (!list) return list.error();
       for (auto& r : ParseResourceList(ParseBody(list->body))) out->push_back(std::move(r));
     }
@@ -227,16 +244,16 @@ bool Discovery::LoadCache() {
   const nlohmann::json doc = ParseBody(text.str());
   std::chrono::system_clock::time_point written;
   std::vector<ResourceInfo> resources;
-  try {  // a cache file of another shape is ignored (and rewritten), as kubectl ignores a corrupt cache
-    if (!doc.is_object() || !util::ParseRfc3339(doc.value("timestamp", ""), &written)) return false;
-    if (clock_.Now() - written > kCacheTtl) return false;
-    for (const auto& r : doc.value("resources", nlohmann::json::array())) {
-      resources.push_back({r.value("group", ""), r.value("version", ""), r.value("resource", ""),
-                           r.value("kind", ""), r.value("namespaced", false), r.value("listable", false),
-                           r.value("deletable", false)});
-    }
-  } catch (const nlohmann::json::exception&) {
-    return false;
+  // A cache file of another shape is ignored (and rewritten), as kubectl ignores a corrupt cache.
+  if (!util::ParseRfc3339(util::JsonString(doc, "timestamp"), &written)) return false;
+  if (clock_.Now() - written > kCacheTtl) return false;
+  for (const auto& r : util::JsonArray(doc, "resources")) {
+    using util::JsonString;
+    ResourceInfo info{JsonString(r, "group"), JsonString(r, "version"), JsonString(r, "resource"),
+                      JsonString(r, "kind"), util::JsonBool(r, "namespaced"), util::JsonBool(r, "listable"),
+                      util::JsonBool(r, "deletable")};
+    if (info.version.empty() || info.resource.empty() || info.kind.empty()) return false;
+    resources.push_back(std::move(info));
   }
   Index(resources);
   return !by_gvk_.empty();

@@ -14,6 +14,13 @@
 
 namespace tazuna::kube {
 
+/// The largest response body a transport reads (after decompression); a larger one is the error
+/// ResponseTooLarge, never an allocation as large as whatever a server sends.
+inline constexpr size_t kMaxResponseBytes = size_t{64} << 20;
+
+/// kApi `the response to METHOD PATH is larger than 64 MiB, the most this client reads`.
+util::Error ResponseTooLarge(std::string_view method, std::string_view path);
+
 /// One HTTP request; `url` is absolute.
 struct HttpRequest {
   std::string method, url;

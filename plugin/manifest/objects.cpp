@@ -105,6 +105,20 @@ size_t TextBytes(const json& value, size_t limit) {
 
 util::Status AppendObject(json obj, const std::string& where, std::vector<json>& out);
 
+// What kubectl apply reads as absent is made absent, so every later step sees one meaning: a null or
+// empty metadata.namespace (the context's namespace applies, as for none), null labels or annotations.
+// (An object is sent as read otherwise; the Go tool would hash these nulls, but also fails on them.)
+void DropEmptyMetadata(json& obj) {
+  auto metadata = obj.find("metadata");
+  if (metadata == obj.end() || !metadata->is_object()) return;
+  for (const char* field : {"namespace", "labels", "annotations"}) {
+    auto it = metadata->find(field);
+    if (it != metadata->end() && (it->is_null() || (std::string_view(field) == "namespace" && *it == ""))) {
+      metadata->erase(it);
+    }
+  }
+}
+
 // Expands a List into its items; nested Lists are flattened too, as kubectl's FlattenListVisitor does.
 util::Status AppendListItems(json& list, const std::string& where, std::vector<json>& out) {
   auto items = list.find("items");
@@ -128,6 +142,7 @@ util::Status AppendObject(json obj, const std::string& where, std::vector<json>&
   if (!kind->is_string() || *kind == "") return InputError(where, ": kind must be a non-empty string");
   const std::string at = util::StrCat(where, " (kind ", kind->get<std::string>(), ")");
   if (*kind == "List") return AppendListItems(obj, at, out);
+  DropEmptyMetadata(obj);
   if (const std::string problem = IdentityProblem(obj); !problem.empty()) return InputError(at, ": " + problem);
   if (TextBytes(obj, kMaxRequestBytes) > kMaxRequestBytes) {
     return InputError(at, ": object is larger than the 3 MiB the API server accepts in one request");

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "state/live_compare.hpp"
+#include "state/takeover_apply.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -13,27 +14,60 @@ namespace tazuna::state {
 
 using nlohmann::json;
 
-const char* DriftTypeName(DriftType type) { return type == DriftType::kDrifted ? "live-drifted" : "live-missing"; }
+const char* DriftTypeName(DriftType type) {
+  switch (type) {
+    case DriftType::kDrifted: return "live-drifted";
+    case DriftType::kMissing: return "live-missing";
+    case DriftType::kLeftover: return "live-leftover";
+  }
+  return "unknown";
+}
 
 namespace {
 
-// nullopt: no drift; otherwise its type. Error for anything but "not found".
-util::Result<std::optional<DriftType>> Check(kube::Client& client, const StateKey& k, const std::string& ns,
-                                             const json* rendered) {
+struct Found {
+  DriftType type = DriftType::kDrifted;
+  std::vector<std::string> fields;
+};
+
+std::vector<std::string> Described(const std::vector<FieldPath>& paths) {
+  std::vector<std::string> out;
+  for (const auto& p : paths) out.push_back(DescribeFieldPath(p));
+  return out;
+}
+
+// Drift of the take-over: fields a sync removes (drifted), or that earlier tools left (leftover).
+std::optional<Found> TakeoverDrift(kube::Client& client, const json& live, json merged, const DriftOptions& o) {
+  if (o.takeover == nullptr || o.log == nullptr) return std::nullopt;
+  const TakeoverContext c{client, *o.log, *o.takeover};
+  const TakeoverPreview preview = PreviewTakeover(c, live, std::move(merged), PreviewScope::kLeftovers);
+  if (!preview.warning.empty()) o.log->Warning(preview.warning);
+  if (!preview.removed.empty()) return Found{DriftType::kDrifted, Described(preview.removed)};
+  if (!preview.leftovers.empty()) return Found{DriftType::kLeftover, Described(preview.leftovers)};
+  return std::nullopt;
+}
+
+// nullopt: no drift; otherwise what it is. Error for anything but "not found".
+util::Result<std::optional<Found>> Check(kube::Client& client, const StateKey& k, const std::string& ns,
+                                         const json* rendered, const DriftOptions& o) {
   auto live = GetLive(client, k, ns);
   if (!live) return live.error();
-  if (!*live) return std::optional<DriftType>(DriftType::kMissing);
-  if (rendered == nullptr) return std::optional<DriftType>();
+  if (!*live) return std::optional<Found>(Found{DriftType::kMissing, {}});
+  if (rendered == nullptr) return std::optional<Found>();
   auto merged = DryRunApply(client, *rendered, Marks{k.manifest, ""});  // the origin mark is not content
   if (!merged) return merged.error();
-  if (SameContent(**live, *merged)) return std::optional<DriftType>();
-  return std::optional<DriftType>(DriftType::kDrifted);
+  const bool same = SameContent(**live, *merged);
+  std::optional<Found> taken = TakeoverDrift(client, **live, std::move(*merged), o);
+  if (same) return taken;
+  Found drifted{DriftType::kDrifted, taken ? std::move(taken->fields) : std::vector<std::string>()};
+  return std::optional<Found>(std::move(drifted));
 }
 
 }  // namespace
 
 util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredManifest& desired,
-                                            const ManifestState& stored, IdentityResolver& ids, int concurrency) {
+                                            const ManifestState& stored, IdentityResolver& ids,
+                                            const DriftOptions& options) {
   std::map<ObjectIdentity, const json*> rendered;
   for (const auto& d : desired.objects) rendered.emplace(d.identity, &d.object);
   const std::vector<std::pair<std::string, std::string>> entries(stored.entries.begin(), stored.entries.end());
@@ -50,16 +84,18 @@ util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredM
   std::vector<DriftEntry> out;
   std::optional<util::Error> failure;
   std::mutex mu;
-  util::ParallelFor(entries.size(), concurrency, [&](size_t i) {
+  util::ParallelFor(entries.size(), options.concurrency, [&](size_t i) {
     auto parsed = ParseStateKey(entries[i].first);
     if (!parsed || !identities[i]) return;  // unreadable keys are reported by `state list`
     const auto it = rendered.find(*identities[i]);
-    auto result = Check(client, *parsed, identities[i]->namespace_name, it == rendered.end() ? nullptr : it->second);
+    auto result =
+        Check(client, *parsed, identities[i]->namespace_name, it == rendered.end() ? nullptr : it->second, options);
     std::lock_guard<std::mutex> lock(mu);
     if (!result) {
       if (!failure) failure = result.error();
     } else if (*result) {
-      out.push_back({desired.name, **result, entries[i].first, *parsed, entries[i].second});
+      out.push_back({desired.name, (*result)->type, entries[i].first, *parsed, entries[i].second,
+                     std::move((*result)->fields)});
     }
   });
   if (failure) return *failure;

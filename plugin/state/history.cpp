@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "state/lease.hpp"
+#include "state/secret_key.hpp"
 #include "state/store.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -61,8 +63,10 @@ util::Result<Revision> ParseRevision(const json& j) {
     r.manifests = j.value("manifests", std::vector<std::string>{});
     r.counts = j.value("counts", std::map<std::string, std::map<std::string, int>>{});
     for (const auto& o : j.value("objects", json::array())) {
-      r.objects.push_back({o.at("manifest").get<std::string>(), o.at("key").get<std::string>(),
-                           o.at("verb").get<std::string>(), o.value("oldHash", ""), o.value("newHash", "")});
+      // A record an older version wrote may hold a Secret's plain hash as its old one: never shown.
+      const std::string key = o.at("key").get<std::string>();
+      r.objects.push_back({o.at("manifest").get<std::string>(), key, o.at("verb").get<std::string>(),
+                           ShownHash(key, o.value("oldHash", "")), o.value("newHash", "")});
     }
     r.objects_omitted = j.value("objectsOmitted", size_t{0});
     r.plan_digest = j.value("planDigest", "");
@@ -77,7 +81,7 @@ util::Result<Revision> ParseRevision(const json& j) {
 std::map<std::pair<std::string, std::string>, std::string> OldHashes(const std::vector<SyncInput>& inputs) {
   std::map<std::pair<std::string, std::string>, std::string> out;
   for (const auto& in : inputs) {
-    for (const auto& e : in.diff) out[{e.manifest, e.key}] = e.old_hash;
+    for (const auto& e : in.diff) out[{e.manifest, e.key}] = ShownHash(e.parsed, e.old_hash);
   }
   return out;
 }
@@ -166,11 +170,15 @@ std::string ChangeSummary(const Revision& r) {
 RevisionStatus EffectiveStatus(const Revision& r, const json& lease, std::chrono::system_clock::time_point now) {
   if (r.status != RevisionStatus::kInProgress) return r.status;
   if (!lease.is_object()) return RevisionStatus::kInterrupted;
-  const json spec = lease.value("spec", json::object());
-  if (spec.value("holderIdentity", "") != r.lock_holder || r.lock_holder.empty()) return RevisionStatus::kInterrupted;
+  const json& spec = util::JsonObject(lease, "spec");
+  if (util::JsonString(spec, "holderIdentity") != r.lock_holder || r.lock_holder.empty()) {
+    return RevisionStatus::kInterrupted;
+  }
   std::chrono::system_clock::time_point renewed;
-  if (!util::ParseRfc3339(spec.value("renewTime", ""), &renewed)) return RevisionStatus::kInProgress;
-  const auto duration = std::chrono::seconds(spec.value("leaseDurationSeconds", 0));
+  if (!util::ParseRfc3339(util::JsonString(spec, "renewTime"), &renewed)) return RevisionStatus::kInProgress;
+  // Clamped to a year: a server's number must not overflow the time arithmetic.
+  const auto duration =
+      std::chrono::seconds(std::clamp<int64_t>(util::JsonInt(spec, "leaseDurationSeconds"), 0, int64_t{366} * 86400));
   return renewed + duration < now ? RevisionStatus::kInterrupted : RevisionStatus::kInProgress;
 }
 
@@ -199,7 +207,7 @@ util::Status HistoryStore::Create(Revision& r) {
                    {"data", {{"revision", RevisionToJson(r).dump()}}}};
   auto created = client_.Create(cm);
   if (!created) return created.error().WithContext("recording revision " + r.id);
-  r.resource_version = (*created)["metadata"].value("resourceVersion", "");
+  r.resource_version = util::MetaString(*created, "resourceVersion");
   return util::Ok();
 }
 
@@ -207,11 +215,11 @@ util::Status HistoryStore::Update(Revision& r) {
   auto live = client_.Get({"v1", "ConfigMap", kStateNamespace, ConfigMapNameOf(r.id)});
   if (!live) return live.error().WithContext("recording revision " + r.id);
   json cm = *live;
-  if (!r.resource_version.empty()) cm["metadata"]["resourceVersion"] = r.resource_version;
+  if (!r.resource_version.empty()) util::WritableObject(cm, "metadata")["resourceVersion"] = r.resource_version;
   cm["data"] = {{"revision", RevisionToJson(r).dump()}};
   auto updated = client_.Update(cm);
   if (!updated) return updated.error().WithContext("recording revision " + r.id);
-  r.resource_version = (*updated)["metadata"].value("resourceVersion", "");
+  r.resource_version = util::MetaString(*updated, "resourceVersion");
   return util::Ok();
 }
 
@@ -220,15 +228,14 @@ util::Result<std::vector<Revision>> HistoryStore::List(util::Logger& log) {
   if (!items) return items.error();
   std::vector<Revision> out;
   for (const auto& cm : *items) {
-    const std::string name = cm["metadata"].value("name", "");
-    const json data = cm.value("data", json::object());
-    const json parsed = json::parse(data.value("revision", ""), nullptr, false);
+    const std::string name = util::MetaString(cm, "name");
+    const json parsed = json::parse(util::JsonString(util::JsonObject(cm, "data"), "revision"), nullptr, false);
     auto r = RevisionFromJson(parsed);
     if (!r) {
       log.Warning(StrCat("skipped ConfigMap ", kStateNamespace, "/", name, ": ", r.error().message));
       continue;
     }
-    r->resource_version = cm["metadata"].value("resourceVersion", "");
+    r->resource_version = util::MetaString(cm, "resourceVersion");
     out.push_back(std::move(*r));
   }
   std::sort(out.begin(), out.end(), [](const Revision& a, const Revision& b) { return a.id > b.id; });
@@ -239,7 +246,10 @@ util::Result<int> HistoryStore::Trim(int limit) {
   auto items = client_.List("v1", "ConfigMap", kStateNamespace, kRevisionLabel, kube::ListDetail::kMetadata);
   if (!items) return items.error();
   std::vector<std::string> names;
-  for (const auto& cm : *items) names.push_back(cm["metadata"].value("name", ""));
+  for (const auto& cm : *items) {
+    // A nameless item of a wrong answer must never become a DELETE of the whole collection.
+    if (const std::string name = util::MetaString(cm, "name"); !name.empty()) names.push_back(name);
+  }
   std::sort(names.rbegin(), names.rend());  // ULIDs sort by time: newest first
   int deleted = 0;
   for (size_t i = static_cast<size_t>(std::max(limit, 0)); i < names.size(); ++i) {
@@ -261,7 +271,7 @@ std::string WhoAmI(kube::Client& client) {
   auto answer = client.Create(review);
   if (answer && answer->is_object()) {
     const std::string user =
-        answer->value("status", json::object()).value("userInfo", json::object()).value("username", "");
+        util::JsonString(util::JsonObject(util::JsonObject(*answer, "status"), "userInfo"), "username");
     if (!user.empty()) return user;
   }
   const std::string& name = client.config().user_name;

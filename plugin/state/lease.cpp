@@ -3,12 +3,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <fstream>
 #include <random>
 
 #include "state/store.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -46,21 +48,22 @@ json LeaseObject(const LockOptions& o, util::Clock& clock) {
   return lease;
 }
 
-std::string Holder(const json& lease) { return lease.value("spec", json::object()).value("holderIdentity", ""); }
+std::string Holder(const json& lease) { return util::JsonString(util::JsonObject(lease, "spec"), "holderIdentity"); }
+std::string Annotation(const json& lease, const char* name) {
+  return util::JsonString(util::JsonObject(util::JsonObject(lease, "metadata"), "annotations"), name);
+}
 // Who holds the lease, or who held it last when it has been released since.
 std::string DescribeHolder(const json& lease) {
   if (!Holder(lease).empty()) return Holder(lease);
-  const json annotations = lease.value("metadata", json::object()).value("annotations", json::object());
-  const std::string last = annotations.is_object() ? annotations.value(kLastHolderAnnotation, "") : "";
+  const std::string last = Annotation(lease, kLastHolderAnnotation);
   return last.empty() ? "none" : last + " (finished since)";
 }
 
-std::string Version(const json& lease) { return lease.value("metadata", json::object()).value("resourceVersion", ""); }
+std::string Version(const json& lease) { return util::MetaString(lease, "resourceVersion"); }
 
 // The holder runs on this machine (same boot id) and its process no longer exists.
 bool HolderDeadHere(const json& lease, const LockOptions& o) {
-  const json annotations = lease.value("metadata", json::object()).value("annotations", json::object());
-  const auto process = util::Split(annotations.is_object() ? annotations.value(kProcessAnnotation, "") : "", ' ');
+  const auto process = util::Split(Annotation(lease, kProcessAnnotation), ' ');
   if (o.boot_id.empty() || process.size() != 3 || process[0] != Holder(lease) || process[1] != o.boot_id) return false;
   const std::string& pid_text = process[2];
   int pid = 0;
@@ -83,7 +86,9 @@ bool Takeable(const json& lease, const LockOptions& o, Observation& seen, util::
     seen.version = Version(lease);
     seen.since = clock.Steady();
   }
-  const auto duration = std::chrono::seconds(lease.value("spec", json::object()).value("leaseDurationSeconds", 0));
+  // A server's number is clamped to a year, so converting it to the steady clock's unit cannot overflow.
+  const int64_t seconds = util::JsonInt(util::JsonObject(lease, "spec"), "leaseDurationSeconds");
+  const auto duration = std::chrono::seconds(std::clamp<int64_t>(seconds, 0, int64_t{366} * 24 * 3600));
   return clock.Steady() - seen.since >= duration;
 }
 
@@ -171,7 +176,7 @@ std::string SyncLock::CurrentHolder() {
 
 bool SyncLock::RenewOnce(std::unique_lock<std::mutex>& lock) {
   json renewed = lease_;
-  renewed["spec"]["renewTime"] = util::FormatRfc3339Micro(clock_.Now());
+  util::WritableObject(renewed, "spec")["renewTime"] = util::FormatRfc3339Micro(clock_.Now());
   lock.unlock();  // no request under the lock: Check() must never wait for the network
   auto written = client_.Update(renewed);
   util::Result<json> current = json();
@@ -234,8 +239,8 @@ SyncLock::~SyncLock() {
   renewer_.join();
   if (!lost_to_.empty()) return;  // someone else holds it now: leave their lease alone
   json released = lease_;
-  released["spec"]["holderIdentity"] = "";
-  released["metadata"]["annotations"][kLastHolderAnnotation] = options_.holder;
+  util::WritableObject(released, "spec")["holderIdentity"] = "";
+  util::WritableObject(util::WritableObject(released, "metadata"), "annotations")[kLastHolderAnnotation] = options_.holder;
   auto written = client_.Update(released);  // best effort: an unreleased lease simply expires
   if (!written) log_.Log(2, StrCat("could not release the sync lock: ", written.error().message));
 }

@@ -10,6 +10,7 @@ namespace {
 
 // Fields the server changes on every write or that say nothing about content.
 json Normalized(json object) {
+  if (!object.is_object()) return object;  // a server answer of another shape: compared as it is
   object.erase("status");
   if (object.contains("metadata") && object["metadata"].is_object()) {
     json& meta = object["metadata"];

@@ -8,6 +8,7 @@
 #include "state/lease.hpp"
 #include "state/marks.hpp"
 #include "state/secret_key.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -18,12 +19,6 @@ using util::StrCat;
 namespace {
 
 std::string Where(const DesiredObject& d) { return d.source.empty() ? "" : " (" + d.source + ")"; }
-
-// A string field, or "" when absent or of another type (a server answer is never trusted to be well-formed).
-std::string StringOr(const json& object, const char* field) {
-  const auto it = object.find(field);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 }  // namespace
 
@@ -78,22 +73,20 @@ util::Status CheckNotReserved(const std::vector<DesiredManifest>& manifests) {
   return util::Ok();
 }
 
-LiveOwner OwnerOf(const json& live) {
+LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover) {
   LiveOwner owner;
-  const json meta = live.value("metadata", json::object());
-  const json annotations = meta.value("annotations", json::object());
-  if (annotations.is_object()) {
-    owner.manifest = StringOr(annotations, kManifestAnnotation);
-    owner.origin = StringOr(annotations, kOriginAnnotation);
-  }
-  for (const auto& f : meta.value("managedFields", json::array())) {
-    if (!f.is_object()) continue;
-    const std::string manager = f.value("manager", "");
+  const json& meta = util::JsonObject(live, "metadata");
+  const json& annotations = util::JsonObject(meta, "annotations");
+  owner.manifest = util::JsonString(annotations, kManifestAnnotation);
+  owner.origin = util::JsonString(annotations, kOriginAnnotation);
+  for (const auto& f : util::JsonArray(meta, "managedFields")) {
+    const std::string manager = util::JsonString(f, "manager");
     owner.tazuna_manager |= manager == "tazuna";
     if (!manager.empty() && std::find(owner.managers.begin(), owner.managers.end(), manager) == owner.managers.end()) {
       owner.managers.push_back(manager);
     }
   }
+  if (takeover != nullptr) owner.takeover = FindTakeover(meta, *takeover);
   return owner;
 }
 
@@ -126,13 +119,13 @@ util::Result<std::optional<std::vector<json>>> ListOwners(kube::Client& client, 
 
 }  // namespace
 
-LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, OwnerRows rows,
-                          util::Logger& log, std::set<ObjectIdentity>* unknown) {
+LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, const OwnerQuery& query,
+                          util::Logger& log) {
   // apiVersion, kind, namespace -> the identities wanted from that list
   std::map<std::tuple<std::string, std::string, std::string>, std::set<ObjectIdentity>> lists;
   for (const auto& in : inputs) {
     for (const auto& e : in.diff) {
-      if (!Wanted(e, rows)) continue;
+      if (!Wanted(e, query.rows)) continue;
       const DesiredObject& d = in.desired.objects[static_cast<size_t>(e.object_index)];
       lists[{d.key.ApiVersion(), d.key.kind, d.identity.namespace_name}].insert(d.identity);
     }
@@ -144,7 +137,7 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
     auto listed = ListOwners(client, api_version, kind, ns);
     if (!listed) {
       // Unknown (RBAC without list, a failing server): never taken as "nobody owns them".
-      if (unknown != nullptr) unknown->insert(wanted.begin(), wanted.end());
+      if (query.unknown != nullptr) query.unknown->insert(wanted.begin(), wanted.end());
       if (!warned) log.Warning(StrCat("cannot list ", kind, " to check who owns existing objects: ", listed.error().message));
       warned = true;
       continue;
@@ -153,10 +146,8 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
     const std::vector<json>& items = **listed;
     const ObjectIdentity& any = *wanted.begin();
     for (const auto& item : items) {
-      const auto meta = item.find("metadata");
-      if (meta == item.end() || !meta->is_object()) continue;
-      ObjectIdentity id{any.group, any.kind, any.namespace_name, StringOr(*meta, "name")};
-      if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item));
+      ObjectIdentity id{any.group, any.kind, any.namespace_name, util::MetaString(item, "name")};
+      if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item, query.takeover));
     }
   }
   return out;

@@ -30,20 +30,31 @@ bool IsReserved(const ObjectIdentity& id);
 /// Which apply rows ReadLiveOwners looks at.
 enum class OwnerRows { kAdded, kApplies };
 
-/// Reads who owns the live objects of the `rows` of `inputs`: one metadata-only LIST per kind and
-/// namespace (through the version the server serves, when the rendered one is not), never a GET per
-/// object. Objects that do not exist are absent from the result. A kind no version of which is served
-/// yet (its CRD comes in this run) has no live objects. A LIST that fails otherwise (RBAC without list,
-/// a failing server) is logged once, and its objects go to `unknown` (when given): their owner must be
+/// What ReadLiveOwners reads.
+struct OwnerQuery {
+  OwnerRows rows = OwnerRows::kApplies;
+  /// When set, an object whose fields these managers share with tazuna keeps what the take-over of
+  /// them needs (LiveOwner::takeover, from the same LIST).
+  const TakeoverManagers* takeover = nullptr;
+  /// When set, receives the objects whose owner no LIST could read (see ReadLiveOwners).
+  std::set<ObjectIdentity>* unknown = nullptr;
+};
+
+/// Reads who owns the live objects of the rows of `inputs` the query names: one metadata-only LIST per
+/// kind and namespace (through the version the server serves, when the rendered one is not), never a
+/// GET per object. Objects that do not exist are absent from the result. A kind no version of which is
+/// served yet (its CRD comes in this run) has no live objects. A LIST that fails otherwise (RBAC without
+/// list, a failing server) is logged once, and its objects go to `query.unknown`: their owner must be
 /// read before they are written (SyncEngine reads each one with a GET).
-LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, OwnerRows rows,
-                          util::Logger& log, std::set<ObjectIdentity>* unknown = nullptr);
+LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, const OwnerQuery& query,
+                          util::Logger& log);
 
 /// For tables: the owning manifest, or the field managers of an unmarked object ("kubectl-create").
 std::string DescribeOwner(const LiveOwner& owner);
 
-/// Who owns `live` (a live object or its PartialObjectMetadata).
-LiveOwner OwnerOf(const nlohmann::json& live);
+/// Who owns `live` (a live object or its PartialObjectMetadata); with `takeover`, also what taking over
+/// those managers' fields needs (LiveOwner::takeover).
+LiveOwner OwnerOf(const nlohmann::json& live, const TakeoverManagers* takeover = nullptr);
 
 /// The origin mark of `live` when it belongs to another repository than `ours`: set, and neither ours
 /// nor one `state` was taken over from (Metadata::taken_from). Empty otherwise (an unmarked object is

@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "util/json_get.hpp"
+
 namespace tazuna::state {
 
 namespace {
@@ -11,8 +13,8 @@ namespace {
 std::optional<std::string> LiveUid(kube::Client& client, const StateKey& k, const ObjectIdentity& id) {
   if (!client.ResolveGroupKind(k.group, k.kind)) return std::nullopt;
   auto live = client.Get({k.ApiVersion(), k.kind, id.namespace_name, k.name});
-  if (!live || !live->is_object()) return std::string();
-  return live->value("metadata", nlohmann::json::object()).value("uid", "");
+  if (!live) return std::string();
+  return util::MetaString(*live, "uid");
 }
 
 bool SameObjectOtherGroup(const DiffEntry& removed, const DiffEntry& added) {

@@ -1,4 +1,5 @@
 #include "state/plan_file.hpp"
+#include "state/secret_key.hpp"
 
 #include <algorithm>
 #include <map>
@@ -143,7 +144,7 @@ Plan MakePlan(const RevisionSelection& selection, const std::vector<SyncInput>& 
   for (const auto& in : inputs) {
     p.manifests.push_back(in.desired.name);
     for (const auto& e : in.diff) {
-      p.changes.push_back({e.manifest, ChangeTypeName(e.type), e.key, e.old_key, e.old_hash, e.new_hash});
+      p.changes.push_back({e.manifest, ChangeTypeName(e.type), e.key, e.old_key, ShownHash(e.parsed, e.old_hash), e.new_hash});
     }
     for (const auto& d : in.desired.objects) {
       p.objects.push_back({in.desired.name, d.key_string, d.hash_state == HashState::kKnown ? d.hash : ""});

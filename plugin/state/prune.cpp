@@ -8,6 +8,7 @@
 #include "state/namespace_contents.hpp"
 #include "state/ownership.hpp"
 #include "state/sync_engine.hpp"
+#include "util/json_get.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -44,7 +45,7 @@ bool ManagedByTazuna(const json& live) {
   const auto fields = meta->find("managedFields");
   if (fields == meta->end() || !fields->is_array()) return false;
   for (const auto& f : *fields) {
-    if (f.is_object() && f.value("manager", "") == "tazuna") return true;
+    if (util::JsonString(f, "manager") == "tazuna") return true;
   }
   return false;
 }
@@ -212,13 +213,13 @@ class SyncEngine::PruneRun {
   }
 
   util::Result<int> RemainingCustomResources(const json& crd) {
-    const json spec = crd.value("spec", json::object());
-    const std::string group = spec.value("group", "");
-    const std::string kind = spec.value("names", json::object()).value("kind", "");
+    const json& spec = util::JsonObject(crd, "spec");
+    const std::string group = util::JsonString(spec, "group");
+    const std::string kind = util::JsonString(util::JsonObject(spec, "names"), "kind");
     std::string version;
-    for (const auto& v : spec.value("versions", json::array())) {
-      if (!v.is_object() || !v.value("served", false)) continue;
-      if (version.empty() || v.value("storage", false)) version = v.value("name", "");
+    for (const auto& v : util::JsonArray(spec, "versions")) {
+      if (!util::JsonBool(v, "served")) continue;
+      if (version.empty() || util::JsonBool(v, "storage")) version = util::JsonString(v, "name");
     }
     // Custom resources stay stored while no version is served, and deleting the CRD deletes them: what
     // cannot be counted keeps it.

@@ -3,6 +3,7 @@
 #include "state/content_hash.hpp"
 #include "state/store.hpp"
 #include "util/base64.hpp"
+#include "util/json_get.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 bool IsSecret(const StateKey& k) { return k.group.empty() && k.version == "v1" && k.kind == "Secret"; }
 
 util::Result<SecretHashKey> FromSecret(const json& secret) {
-  const std::string encoded = secret.value("data", json::object()).value("key", "");
+  const std::string encoded = util::JsonString(util::JsonObject(secret, "data"), "key");
   auto key = util::Base64Decode(encoded);
   SecretHashKey out;
   if (!key || key->size() != kStateKeyBytes) {
@@ -60,6 +61,13 @@ util::Result<SecretHashKey> LoadSecretHashKey(kube::Client& client, CreateKey cr
   out.problem = util::StrCat("cannot read Secret ", kStateNamespace, "/", kStateKeySecret, " (",
                              secret.error().reason.empty() ? secret.error().message : secret.error().reason, ")");
   return out;
+}
+
+std::string ShownHash(const StateKey& key, const std::string& stored) { return IsSecret(key) ? "" : stored; }
+
+std::string ShownHash(const std::string& key, const std::string& stored) {
+  auto parsed = ParseStateKey(key);
+  return parsed ? ShownHash(*parsed, stored) : stored;
 }
 
 bool AnySecret(const std::vector<DesiredManifest>& manifests) {

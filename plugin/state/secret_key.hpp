@@ -29,6 +29,13 @@ enum class CreateKey { kYes, kNo };
 /// reason; with CreateKey::kYes that is an error instead, since a sync cannot record Secrets without it.
 util::Result<SecretHashKey> LoadSecretHashKey(kube::Client& client, CreateKey create);
 
+/// A hash read from a state, as it may be shown or copied (outputs, plans, revisions): "" for a v1
+/// Secret, whose stored hash may be the Go tool's plain SHA-256 of its content (brute-forceable from a
+/// plan file or a revision long after the state itself was keyed); `stored` for every other kind.
+std::string ShownHash(const StateKey& key, const std::string& stored);
+/// ShownHash of a state key string (an unparsable key's hash is shown).
+std::string ShownHash(const std::string& key, const std::string& stored);
+
 /// True when any rendered object is a v1 Secret.
 bool AnySecret(const std::vector<DesiredManifest>& manifests);
 

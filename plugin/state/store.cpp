@@ -6,6 +6,7 @@
 
 #include "state/applyset.hpp"
 #include "state/state_key.hpp"
+#include "util/json_get.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
@@ -135,13 +136,35 @@ util::Status ParseMetadata(const std::string& configmap, const std::string& text
   return util::Ok();
 }
 
+enum class Role { kBase, kShard };
+
+// A state ConfigMap as the server returned it must be an object with object metadata; only the base
+// names shards (a `_metadata` in a spill shard would replace the base's).
+util::Status CheckConfigMap(const json& cm, const std::string& name, Role role) {
+  if (!cm.is_object() || !util::JsonField(cm, "metadata").is_object()) {
+    return MakeError(ErrorKind::kInput, StrCat("configmap ", kStateNamespace, "/", name, " is not a ConfigMap object"));
+  }
+  if (role == Role::kShard && util::JsonField(util::JsonField(cm, "data"), "_metadata").is_string()) {
+    return MakeError(ErrorKind::kInput,
+                     StrCat("configmap ", kStateNamespace, "/", name, " is a spill shard but carries _metadata"));
+  }
+  return util::Ok();
+}
+
 }  // namespace
 
 util::Status ParseData(const std::string& configmap, const json& data, ManifestState& state) {
-  if (!data.is_object()) return util::Ok();
-  for (const auto& [data_key, value] : data.items()) {
-    if (!value.is_string()) continue;
-    const std::string text = value.get<std::string>();
+  if (data.is_null()) return util::Ok();
+  if (!data.is_object()) return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": data is not a map"));
+  for (auto it = data.begin(); it != data.end(); ++it) {
+    // Not a structured binding: clang 14 refuses to capture one in the lambda below.
+    const std::string& data_key = it.key();
+    const json& value = it.value();
+    if (!value.is_string()) {
+      return MakeError(ErrorKind::kInput,
+                       StrCat("configmap ", configmap, " key ", util::Printable(data_key), ": value is not a string"));
+    }
+    const std::string& text = value.get_ref<const std::string&>();
     if (data_key == "_metadata") {
       if (auto st = ParseMetadata(configmap, text, state.metadata); !st) return st;
       continue;
@@ -174,18 +197,22 @@ util::Result<ManifestState> StateStore::Read(const std::string& manifest) {
       state.objects.push_back({base, ""});
       return state;
     }
-    state.objects.push_back({base, (*cm)["metadata"].value("resourceVersion", "")});
-    if (auto st = ParseData(base, cm->value("data", json::object()), state); !st) return st.error();
+    if (auto st = CheckConfigMap(*cm, base, Role::kBase); !st) return st.error();
+    state.objects.push_back({base, util::MetaString(*cm, "resourceVersion")});
+    if (auto st = ParseData(base, util::JsonField(*cm, "data"), state); !st) return st.error();
+    // Copied: the loop below must not walk a list that parsing could change.
+    const std::vector<std::string> shards = state.metadata.shards;
     missing.clear();
-    for (const auto& name : state.metadata.shards) {
+    for (const auto& name : shards) {
       auto shard = client_.Get({"v1", "ConfigMap", kStateNamespace, name});
       if (!shard && kube::IsReason(shard.error(), "NotFound")) {
         missing = name;
         break;
       }
       if (!shard) return shard.error();
-      state.objects.push_back({name, (*shard)["metadata"].value("resourceVersion", "")});
-      if (auto st = ParseData(name, shard->value("data", json::object()), state); !st) return st.error();
+      if (auto st = CheckConfigMap(*shard, name, Role::kShard); !st) return st.error();
+      state.objects.push_back({name, util::MetaString(*shard, "resourceVersion")});
+      if (auto st = ParseData(name, util::JsonField(*shard, "data"), state); !st) return st.error();
     }
     if (missing.empty()) return state;
   }
@@ -198,15 +225,15 @@ util::Result<std::vector<std::string>> StateStore::ListManifests() {
   if (!items) return items.error();
   std::set<std::string> bases, shards;
   for (const auto& cm : *items) {
-    const std::string name = cm["metadata"].value("name", "");
+    const std::string name = util::MetaString(cm, "name");
     if (!util::StartsWith(name, kConfigMapPrefix)) continue;
     // A manifest name has no '.': such a name is a spill shard (named by its base or left by a kill).
     if (name.find('.', sizeof(kConfigMapPrefix) - 1) != std::string::npos) continue;
     bases.insert(name);
     ManifestState named;
-    const json data = cm.value("data", json::object());
-    if (data.contains("_metadata") && data["_metadata"].is_string()) {
-      (void)ParseMetadata(name, data["_metadata"].get<std::string>(), named.metadata);  // a bad one is reported by Read
+    const json& metadata = util::JsonField(util::JsonField(cm, "data"), "_metadata");
+    if (metadata.is_string()) {
+      (void)ParseMetadata(name, metadata.get<std::string>(), named.metadata);  // a bad one is reported by Read
     }
     shards.insert(named.metadata.shards.begin(), named.metadata.shards.end());
   }
@@ -250,7 +277,7 @@ util::Status StateStore::WriteOne(ShardObject& object, const std::map<std::strin
     }
   }
   if (!written) return written.error();
-  object.resource_version = (*written)["metadata"].value("resourceVersion", "");
+  object.resource_version = util::MetaString(*written, "resourceVersion");
   return util::Ok();
 }
 
@@ -295,7 +322,7 @@ void StateStore::CollectGarbage(const std::string& manifest, const std::vector<S
     auto listed = client_.List("v1", "ConfigMap", kStateNamespace, kShardLabel, kube::ListDetail::kMetadata);
     shard_names_.emplace();
     for (const auto& item : listed ? *listed : std::vector<json>{}) {
-      shard_names_->push_back(item.value("metadata", json::object()).value("name", ""));
+      shard_names_->push_back(util::MetaString(item, "name"));
     }
   }
   if (collected_.insert(manifest).second) {

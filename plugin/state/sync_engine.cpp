@@ -7,6 +7,8 @@
 #include "state/marks.hpp"
 #include "state/ownership.hpp"
 #include "state/readiness.hpp"
+#include "util/json_get.hpp"
+#include "state/takeover_apply.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -52,10 +54,6 @@ Phase PhaseOf(const StateKey& k) {
 
 bool IsApply(const DiffEntry& e) { return e.type != ChangeType::kRemoved; }
 
-std::string StringAt(const json& object, const char* field) {
-  const auto it = object.is_object() ? object.find(field) : object.end();
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 // Why `live` may not be deleted to be created again, or "": tazuna's field manager must own fields of it,
 // no other manifest or repository may have marked it, and no controller may own it (a StatefulSet's Pod,
@@ -65,15 +63,14 @@ std::string NotOursToRecreate(const json& live, const Marks& marks) {
   if (!owner.tazuna_manager) return "managed by " + (owner.managers.empty() ? std::string("nobody") : util::Join(owner.managers, ", "));
   if (!owner.manifest.empty() && owner.manifest != marks.manifest) return "owned by manifest " + util::Quote(owner.manifest);
   if (!owner.origin.empty() && owner.origin != marks.origin) return "owned by repository " + Origin::FromMark(owner.origin).Describe();
-  const json meta = live.value("metadata", json::object());
-  for (const auto& ref : meta.is_object() ? meta.value("ownerReferences", json::array()) : json::array()) {
-    if (ref.is_object() && ref.value("controller", false)) return "controlled by " + StringAt(ref, "kind") + " " + StringAt(ref, "name");
+  for (const auto& ref : util::JsonArray(util::JsonObject(live, "metadata"), "ownerReferences")) {
+    if (util::JsonBool(ref, "controller")) return StrCat("controlled by ", util::JsonString(ref, "kind"), " ", util::JsonString(ref, "name"));
   }
   return "";
 }
 
 bool IsRecreatable(const json& object) {
-  const std::string api_version = StringAt(object, "apiVersion"), kind = StringAt(object, "kind");
+  const std::string api_version = util::JsonString(object, "apiVersion"), kind = util::JsonString(object, "kind");
   return (api_version == "batch/v1" && kind == "Job") || (api_version == "v1" && kind == "Pod");
 }
 
@@ -114,10 +111,9 @@ void SyncEngine::Tick() {
 // policy waits for. Every other apply asks for metadata only.
 bool SyncEngine::JudgedOnApply(const DiffEntry& e, const json& object, const SyncOptions& o) const {
   if (e.parsed.group == "apiextensions.k8s.io" && e.parsed.kind == "CustomResourceDefinition") {
-    const json& spec = object.value("spec", json::object());
-    const json& names = spec.is_object() ? spec.value("names", json::object()) : json::object();
-    return spec.is_object() && names.is_object() &&
-           applied_kinds_.count({spec.value("group", ""), names.value("kind", "")}) > 0;
+    const json& spec = util::JsonObject(object, "spec");
+    return applied_kinds_.count({util::JsonString(spec, "group"),
+                                 util::JsonString(util::JsonObject(spec, "names"), "kind")}) > 0;
   }
   if (!o.wait.enabled || !MayBeNotReady(e.parsed.group, e.parsed.kind)) return false;
   return o.wait.after.count(e.manifest) > 0 || o.wait.depended_on.count(e.manifest) > 0;
@@ -151,9 +147,8 @@ util::Result<kube::ApplyResult> SyncEngine::ApplyOrReplace(Task& task, const jso
 // is never deleted.
 util::Result<kube::ApplyResult> SyncEngine::Recreate(const json& object, const kube::ApplyOptions& apply,
                                                      const Marks& marks) {
-  const json& meta = object["metadata"];
-  const kube::ObjectRef ref{object.value("apiVersion", ""), object.value("kind", ""), StringAt(meta, "namespace"),
-                            StringAt(meta, "name")};
+  const kube::ObjectRef ref{util::JsonString(object, "apiVersion"), util::JsonString(object, "kind"),
+                            util::MetaString(object, "namespace"), util::MetaString(object, "name")};
   auto live = client_.Get(ref);
   if (!live) return kube::IsReason(live.error(), "NotFound") ? client_.ApplyObject(object, apply) : live.error();
   if (auto why = NotOursToRecreate(*live, marks); !why.empty()) {
@@ -168,7 +163,7 @@ util::Result<kube::ApplyResult> SyncEngine::Recreate(const json& object, const k
   if (auto probe = client_.Create(marked, kube::DryRun::kAll); !probe && !kube::IsReason(probe.error(), "AlreadyExists")) {
     return probe.error();
   }
-  const std::string uid = StringAt(live->value("metadata", json::object()), "uid");
+  const std::string uid = util::MetaString(*live, "uid");
   if (auto st = client_.Delete(ref, kube::Propagation::kBackground, kube::DryRun::kNone, {uid, ""});
       !st && !kube::IsReason(st.error(), "NotFound")) {
     return st.error();
@@ -176,7 +171,7 @@ util::Result<kube::ApplyResult> SyncEngine::Recreate(const json& object, const k
   for (int i = 0; i < 300; ++i) {  // until that object is gone (or replaced by someone else's)
     auto got = client_.Get(ref);
     if (!got && kube::IsReason(got.error(), "NotFound")) break;
-    if (got && StringAt(got->value("metadata", json::object()), "uid") != uid) break;
+    if (got && util::MetaString(*got, "uid") != uid) break;
     clock_.SleepFor(std::chrono::seconds(1));
   }
   return client_.ApplyObject(object, apply);
@@ -225,7 +220,7 @@ util::Result<const LiveOwner*> SyncEngine::LiveOwnerOf(const DiffEntry& e, const
   auto live = Limited([&] { return ReadLive(client_, e.parsed, e.identity.namespace_name); });
   if (!live) return live.error().WithContext("cannot tell who owns it");
   if (!live->object) return static_cast<const LiveOwner*>(nullptr);
-  fetched = OwnerOf(*live->object);
+  fetched = OwnerOf(*live->object, &o.takeover);
   return static_cast<const LiveOwner*>(&fetched);
 }
 
@@ -239,7 +234,7 @@ void SyncEngine::RecordApplied(Task& task, const kube::ApplyResult& applied, con
     task.result.note = "deleted and created again: fields that cannot change changed";
   } else if (!applied.created && live != nullptr && live->manifest.empty() && !live->tazuna_manager) {
     task.result.verb = Verb::kAdopted;  // made by someone else; tazuna manages it from now on
-    task.result.note = "was managed by " + util::Join(live->managers, ", ");
+    if (!live->managers.empty()) task.result.note = "was managed by " + util::Join(live->managers, ", ");
   } else if (!applied.created && !conflict.empty()) {
     task.result.note = StrCat("taken over; was ", conflict);
     // --take-ownership: its old state lets go (ReleaseTaken)
@@ -274,10 +269,19 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   }
   const bool judge = JudgedOnApply(e, *task.object, o);
   const Marks marks{e.manifest, o.origin.Mark()};
-  auto applied = Limited([&] { return ApplyOrReplace(task, MarkedMetadata(*task.object, marks), judge, o); });
+  // Fields earlier apply tools share with tazuna are taken over around the apply (takeover_apply.hpp).
+  ApplyTakeover takeover({client_, log_, o.takeover, o.dry_run}, live != nullptr ? live->takeover.get() : nullptr);
+  std::string taken;  // what the take-over let the apply remove
+  auto applied = Limited([&]() -> util::Result<kube::ApplyResult> {
+    if (auto st = takeover.Before(*task.object); !st) return st.error();
+    auto r = ApplyOrReplace(task, MarkedMetadata(*task.object, marks), judge || takeover.active(), o);
+    if (r) taken = takeover.After(r->object);
+    return r;
+  });
   if (applied) {
     RecordApplied(task, *applied, live, conflict);
     if (judge) task.readiness = JudgeReadiness(applied->object);
+    if (!taken.empty()) task.result.note += (task.result.note.empty() ? "" : "; ") + taken;
     if (o.dry_run == kube::DryRun::kNone) {
       cp.Set(e.manifest, e.key, e.new_hash);
       if (!e.old_key.empty()) cp.Set(e.manifest, e.old_key, std::nullopt);

@@ -14,6 +14,7 @@
 #include "state/checkpoint.hpp"
 #include "state/diff.hpp"
 #include "state/marks.hpp"
+#include "state/field_takeover.hpp"
 #include "state/wait.hpp"
 #include "util/clock.hpp"
 #include "util/logger.hpp"
@@ -79,6 +80,8 @@ struct LiveOwner {
   std::string origin;                 ///< annotation tazuna.pepabo.com/origin (Origin::Mark); empty when unmarked
   bool tazuna_manager = false;        ///< tazuna's field manager owns fields of it
   std::vector<std::string> managers;  ///< every field manager, in managedFields order, without repeats
+  /// Set when fields of apply tools are to be taken over (FindTakeover); null for nearly every object.
+  std::shared_ptr<const TakeoverState> takeover;
 };
 /// Live owners by identity (objects that exist only).
 using LiveOwners = std::map<ObjectIdentity, LiveOwner>;
@@ -124,6 +127,8 @@ struct SyncOptions {
   /// Objects whose owner the LIST could not read: each is read with a GET before it is written.
   std::set<ObjectIdentity> unknown_owners;
   bool take_ownership = false;
+  /// Field managers of earlier apply tools whose fields tazuna takes over (field_takeover.hpp).
+  TakeoverManagers takeover = DefaultTakeoverManagers();
   /// Every manifest of this tazuna.yaml: an object owned by one of them moves (it no longer renders
   /// it, or it would be rendered twice), one owned by any other manifest is a conflict.
   std::set<std::string> sibling_manifests;

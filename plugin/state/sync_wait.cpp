@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "state/sync_engine.hpp"
+#include "util/json_get.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -43,9 +44,9 @@ void SyncEngine::WaitEstablished(std::span<Task> crds, const SyncOptions& o) {
   for (size_t i = 0; i < crds.size(); ++i) {
     const Task& t = crds[i];
     if (!WasApplied(t.result.verb)) continue;
-    const nlohmann::json& spec = t.object->value("spec", nlohmann::json::object());
-    const std::string group = spec.value("group", "");
-    const std::string kind = spec.contains("names") ? spec["names"].value("kind", "") : "";
+    const nlohmann::json& spec = util::JsonObject(*t.object, "spec");
+    const std::string group = util::JsonString(spec, "group");
+    const std::string kind = util::JsonString(util::JsonObject(spec, "names"), "kind");
     if (applied_kinds_.count({group, kind}) == 0) continue;
     items.push_back({t.result.manifest, t.result.Parsed(), t.readiness, false, deadline, i});
   }

@@ -1,28 +1,150 @@
 #include "util/secret_mask.hpp"
 
+#include <algorithm>
+
+#include "util/base64.hpp"
+#include "util/json_get.hpp"
+
 namespace tazuna::util {
 
-bool IsSecret(const nlohmann::json& object) {
-  if (!object.is_object() || object.value("kind", "") != "Secret") return false;
-  // Logged API bodies may omit apiVersion (list items); a group's own "Secret" kind is not masked.
-  const std::string api_version = object.value("apiVersion", "");
-  return api_version.empty() || api_version == "v1";
-}
+using nlohmann::json;
 
-bool MaskSecretValues(nlohmann::json& object,
-                      const std::function<std::string(std::string_view field, const std::string& key)>& mask) {
-  if (!IsSecret(object)) return false;
+namespace {
+
+constexpr size_t kMinScrubbed = 3;
+constexpr int kMaxCopyDepth = 8;  // JSON inside JSON inside an annotation: deeper copies are masked whole
+
+using Masker = std::function<std::string(std::string_view field, const std::string& key)>;
+
+bool MaskFields(json& object, const Masker& mask) {
   bool masked = false;
   for (const char* field : {"data", "stringData"}) {
-    if (!object.contains(field) || !object[field].is_object()) continue;
-    for (auto& [key, value] : object[field].items()) value = mask(field, key);
+    auto it = object.find(field);
+    if (it == object.end() || !it->is_object()) continue;
+    for (auto& [key, value] : it->items()) value = mask(field, key);
     masked = true;
   }
   return masked;
 }
 
-bool MaskSecretValues(nlohmann::json& object) {
-  return MaskSecretValues(object, [](std::string_view, const std::string&) { return std::string(kSecretMask); });
+// A copy of a Secret somewhere in `value` (an object, a list of them, or JSON text): every `data` and
+// `stringData` map in it is masked, whatever the kind says.
+bool MaskCopies(json& value, int depth) {
+  if (depth > kMaxCopyDepth) {
+    value = std::string(kSecretMask);
+    return true;
+  }
+  bool masked = false;
+  if (value.is_object()) {
+    masked = MaskFields(value, [](std::string_view, const std::string&) { return std::string(kSecretMask); });
+    for (auto& [key, member] : value.items()) masked = MaskCopies(member, depth + 1) || masked;
+  } else if (value.is_array()) {
+    for (auto& member : value) masked = MaskCopies(member, depth + 1) || masked;
+  } else if (value.is_string()) {
+    const std::string& text = value.get_ref<const std::string&>();
+    const size_t start = text.find_first_not_of(" \t\r\n");
+    if (start == std::string::npos || (text[start] != '{' && text[start] != '[')) return false;
+    json parsed = json::parse(text, nullptr, false);
+    if (parsed.is_discarded() || !MaskCopies(parsed, depth + 1)) return false;
+    value = parsed.dump();
+    masked = true;
+  }
+  return masked;
+}
+
+bool MaskAnnotations(json& object) {
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return false;
+  auto annotations = meta->find("annotations");
+  if (annotations == meta->end() || !annotations->is_object()) return false;
+  bool masked = false;
+  for (auto& [key, value] : annotations->items()) masked = MaskCopies(value, 0) || masked;
+  return masked;
+}
+
+void AddValue(std::string value, std::vector<std::string>& out) {
+  if (value.size() >= kMinScrubbed) out.push_back(std::move(value));
+}
+
+// Every scalar under a value of `data`/`stringData`: a server echoes a wrongly typed value's parts
+// (`got &value.valueUnstructured{Value:[]interface {}{"..."}}`), not the JSON it was sent as.
+void CollectLeaves(const json& value, bool base64, int depth, std::vector<std::string>& out) {
+  if (depth > kMaxCopyDepth) return;
+  if (value.is_structured()) {
+    for (const auto& member : value) CollectLeaves(member, base64, depth + 1, out);
+    return;
+  }
+  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  AddValue(text, out);
+  if (!base64) {
+    AddValue(Base64Encode(text), out);
+  } else if (auto decoded = Base64Decode(text)) {
+    AddValue(std::move(*decoded), out);
+  }
+}
+
+void CollectValues(const json& value, int depth, std::vector<std::string>& out) {
+  if (depth > kMaxCopyDepth) return;
+  if (value.is_object()) {
+    for (const auto& [key, v] : JsonObject(value, "data").items()) CollectLeaves(v, true, depth, out);
+    for (const auto& [key, v] : JsonObject(value, "stringData").items()) CollectLeaves(v, false, depth, out);
+    for (const auto& [key, member] : value.items()) CollectValues(member, depth + 1, out);
+  } else if (value.is_array()) {
+    for (const auto& member : value) CollectValues(member, depth + 1, out);
+  } else if (value.is_string()) {
+    const std::string& text = value.get_ref<const std::string&>();
+    const size_t start = text.find_first_not_of(" \t\r\n");
+    if (start == std::string::npos || (text[start] != '{' && text[start] != '[')) return;
+    const json parsed = json::parse(text, nullptr, false);
+    if (!parsed.is_discarded()) CollectValues(parsed, depth + 1, out);
+  }
+}
+
+void ReplaceAll(std::string& text, const std::string& needle) {
+  if (needle.empty()) return;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + kSecretMask.size())) {
+    text.replace(at, needle.size(), kSecretMask);
+  }
+}
+
+}  // namespace
+
+bool IsSecret(const json& object) {
+  if (JsonString(object, "kind") != "Secret") return false;
+  // Logged API bodies may omit apiVersion (list items); a group's own "Secret" kind is not masked.
+  const std::string api_version = JsonString(object, "apiVersion");
+  return api_version.empty() || api_version == "v1";
+}
+
+bool MaskSecretValues(json& object, const Masker& mask, SecretBy by) {
+  if (!object.is_object() || (by == SecretBy::kKind && !IsSecret(object))) return false;
+  const bool fields = MaskFields(object, mask);
+  const bool annotations = MaskAnnotations(object);
+  return fields || annotations;
+}
+
+bool MaskSecretValues(json& object, SecretBy by) {
+  return MaskSecretValues(object, [](std::string_view, const std::string&) { return std::string(kSecretMask); }, by);
+}
+
+std::vector<std::string> SecretValues(const json& object, SecretBy by) {
+  std::vector<std::string> out;
+  if (!object.is_object() || (by == SecretBy::kKind && !IsSecret(object))) return out;
+  CollectValues(object, 0, out);
+  // Longest first, so a value that contains another is replaced whole.
+  std::sort(out.begin(), out.end(),
+            [](const std::string& a, const std::string& b) { return a.size() != b.size() ? a.size() > b.size() : a < b; });
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string ScrubValues(std::string text, const std::vector<std::string>& values) {
+  for (const std::string& value : values) {
+    ReplaceAll(text, value);
+    const std::string escaped = json(value).dump(-1, ' ', false, json::error_handler_t::replace);
+    ReplaceAll(text, escaped.substr(1, escaped.size() - 2));  // as it appears inside a JSON or Go quoted string
+  }
+  return text;
 }
 
 }  // namespace tazuna::util

@@ -10,6 +10,8 @@ regression cases (crash-*, added by scripts/fuzz or by hand) stay. Sources per t
   state_configmap  state in the Go tool's form as tests/e2e/state_list_diff_test.sh and store_test.cpp write it
   go_json          the Go oracle's JSON column of tests/unit/util/yaml_json_test.cpp, go_json_test.cpp values
   content_hash     the objects of tests/unit/state/content_hash_test.cpp and of the e2e fixtures
+  api_answers      answers of a real kube-apiserver in tests/testdata/api_answers (record_api_answers.sh),
+                   prefixed by the status byte and the discovery byte api_answers_fuzz.cpp reads
 """
 import hashlib
 import json
@@ -182,10 +184,26 @@ def content_hash():
     yield "not-an-object", b'[1, "two", 3.5]'
 
 
+# api_answers_fuzz.cpp's kStatuses: byte 0 of an input is an index into it.
+API_STATUSES = [200, 201, 400, 401, 403, 404, 409, 410, 422, 429, 500, 503]
+
+
+def api_answers():
+    for path in sorted((ROOT / "tests/testdata/api_answers").glob("*.json")):
+        status, name = path.stem.split("-", 1)
+        discovery = 1 if name.startswith("discovery") else 0
+        yield name, bytes([API_STATUSES.index(int(status)), discovery]) + path.read_bytes()
+    expired = {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Expired", "code": 410,
+               "message": "The provided continue parameter is too old to display a consistent list result."}
+    yield "status-expired", bytes([API_STATUSES.index(410), 0]) + json.dumps(expired).encode()
+    yield "throttled", bytes([API_STATUSES.index(429), 0]) + b'{"kind":"Status","reason":"TooManyRequests","code":429}'
+    yield "endless-list", bytes([0, 0]) + b'{"kind":"ConfigMapList","items":[],"metadata":{"continue":"again"}}'
+
+
 def main():
     for target, seeds in [("yaml_json", yaml_json), ("tazuna_load", tazuna_load), ("kubeconfig", kubeconfig),
                           ("exec_credential", exec_credential), ("state_configmap", state_configmap),
-                          ("go_json", go_json), ("content_hash", content_hash)]:
+                          ("go_json", go_json), ("content_hash", content_hash), ("api_answers", api_answers)]:
         out = CORPUS / target
         out.mkdir(parents=True, exist_ok=True)
         for old in out.glob("seed-*"):

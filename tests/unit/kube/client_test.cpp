@@ -17,18 +17,13 @@ constexpr char kAggCT[] = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGro
 constexpr char kCore[] =
     R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":""},"versions":[{"version":"v1","resources":[)"
     R"({"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"},)"
+    R"({"resource":"secrets","responseKind":{"kind":"Secret"},"scope":"Namespaced"},)"
     R"({"resource":"namespaces","responseKind":{"kind":"Namespace"},"scope":"Cluster"}]}]}]})";
 constexpr char kApis[] =
     R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[)"
     R"({"resource":"deployments","responseKind":{"kind":"Deployment"},"scope":"Namespaced"}]}]}]})";
 
-struct Fixture {
-  FakeTransport transport;
-  FakeProcesses procs;
-  FakeClock clock;
-  std::ostringstream err;
-  util::Logger log{err, 0};
-  util::Environment env;
+struct Fixture : testing::FakeClientIo {
   RestConfig config;
   Fixture() {
     config.server = "https://k.example:6443/prefix/";
@@ -264,6 +259,72 @@ TEST_CASE("client: Served lists each resource once, preferred version first, wit
   CHECK(served->resources[1] == ResourceInfo{"autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true});
   CHECK((served->resources[2].listable && !served->resources[2].deletable));
   CHECK(served->stale == std::vector<std::string>{"metrics.k8s.io/v1beta1"});
+}
+
+TEST_CASE("client: a list of the wrong shape, or one that never ends, is an error (issue 25)") {
+  struct Case {
+    std::string name;
+    std::string page;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"items a string", R"({"items":"x"})", "the response to GET /api/v1/namespaces/x/configmaps is not a list"},
+      {"not an object", R"([1,2])", "the response to GET /api/v1/namespaces/x/configmaps is not a list"},
+      {"an item not an object", R"({"items":[1]})",
+       "the response to GET /api/v1/namespaces/x/configmaps lists a non-object"},
+      {"the same continue token again", R"({"items":[],"metadata":{"continue":"again"}})",
+       "the list of /api/v1/namespaces/x/configmaps repeats a continue token"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    Fixture f;
+    f.transport.Add("GET /prefix/api/v1/namespaces/x/configmaps", 200, c.page);
+    Client client(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+    auto items = client.List("v1", "ConfigMap", "x");
+    REQUIRE_FALSE(items);
+    CHECK(items.error().message == c.want);
+  }
+  Fixture f;  // a wrong-typed continue reads as the end
+  f.transport.Add("GET /prefix/api/v1/namespaces/x/configmaps", 200, R"({"items":null,"metadata":{"continue":5}})");
+  Client client(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  auto items = client.List("v1", "ConfigMap", "x");
+  REQUIRE(items);
+  CHECK(items->empty());
+}
+
+TEST_CASE("client: a response body over the cap is an error naming it (issue 25)") {
+  Fixture f;
+  f.transport.Add("GET /prefix/api/v1/namespaces/x/configmaps/big", 200, std::string(kMaxResponseBytes + 1, ' '));
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  auto got = c.Get({"v1", "ConfigMap", "x", "big"});
+  REQUIRE_FALSE(got);
+  CHECK(got.error().message ==
+        "the response to GET /api/v1/namespaces/x/configmaps/big is larger than 64 MiB, the most this client reads");
+}
+
+TEST_CASE("client: an answer nesting deeper than 1000 levels is refused before it is walked (issue 25)") {
+  Fixture f;
+  f.transport.Add("GET /prefix/api/v1/namespaces/x/configmaps/deep", 200, std::string(100000, '['));
+  std::ostringstream err;
+  util::Logger verbose(err, 10);
+  Client c(f.config, f.transport, f.procs, verbose, f.clock, f.env);
+  auto got = c.Get({"v1", "ConfigMap", "x", "deep"});
+  REQUIRE_FALSE(got);
+  CHECK(got.error().message == "the response to GET /api/v1/namespaces/x/configmaps/deep nests deeper than 1000 levels");
+}
+
+TEST_CASE("client: a -v 8 log of a Secret's PartialObjectMetadata holds no value (issue 25)") {
+  Fixture f;
+  std::ostringstream err;
+  util::Logger verbose(err, 10);
+  const std::string last_applied = R"({\"kind\":\"Secret\",\"stringData\":{\"p\":\"hunter2\"}})";
+  f.transport.Add("GET /prefix/api/v1/namespaces/x/secrets", 200,
+                  R"({"kind":"PartialObjectMetadataList","items":[{"metadata":{"name":"s","annotations":{)"
+                  R"("kubectl.kubernetes.io/last-applied-configuration":")" + last_applied + R"("}}}]})");
+  Client c(f.config, f.transport, f.procs, verbose, f.clock, f.env);
+  REQUIRE(c.List("v1", "Secret", "x", "", ListDetail::kMetadata));
+  CHECK(err.str().find("Response Body") != std::string::npos);
+  CHECK(err.str().find("hunter2") == std::string::npos);
 }
 
 }  // namespace

@@ -2,10 +2,13 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "kube/client.hpp"
 #include "kube/transport.hpp"
 #include "util/clock.hpp"
 #include "util/file_reader.hpp"
@@ -84,6 +87,32 @@ struct FakeTransport : Transport {
     auto r = it->second.front();
     if (it->second.size() > 1) it->second.erase(it->second.begin());
     return r;
+  }
+};
+
+/// What a Client needs besides its config: fake transport, processes and clock, a logger writing to `err`,
+/// an empty environment.
+struct FakeClientIo {
+  FakeTransport transport;
+  FakeProcesses procs;
+  FakeClock clock;
+  std::ostringstream err;
+  util::Logger log{err, 0};
+  util::Environment env;
+};
+
+/// A Client of https://k.example:6443 (token auth) over FakeClientIo; discovery answers `core` for /api and
+/// `groups` for /apis.
+struct FakeClient : FakeClientIo {
+  std::unique_ptr<Client> client;
+  explicit FakeClient(const char* core = kCoreDiscovery,
+                      const char* groups = R"({"kind":"APIGroupDiscoveryList","items":[]})") {
+    RestConfig config;
+    config.server = "https://k.example:6443";
+    config.token = "t";
+    transport.Add("GET /api", 200, core, {{"Content-Type", kAggregatedDiscovery}});
+    transport.Add("GET /apis", 200, groups, {{"Content-Type", kAggregatedDiscovery}});
+    client = std::make_unique<Client>(config, transport, procs, log, clock, env);
   }
 };
 

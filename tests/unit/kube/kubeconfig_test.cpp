@@ -20,7 +20,8 @@ TEST_CASE("kubeconfig: malformed files are one-line errors in kubectl's words, n
        "error loading config file \"/k/config\": yaml: line 1: nesting too deep (more than 2000 levels)"},
   };
   for (const auto& [in, want] : cases) {
-    CAPTURE(in);
+    const auto& captured = in;  // clang 14 cannot capture a structured binding
+    CAPTURE(captured);
     auto parsed = ParseKubeconfig(in, "/k/config");
     REQUIRE_FALSE(parsed);
     CHECK(parsed.error().kind == util::ErrorKind::kInput);

@@ -131,9 +131,6 @@ struct Case {
   const char* want;
 };
 
-constexpr int kInput = static_cast<int>(util::ErrorKind::kInput);
-constexpr int kConfig = static_cast<int>(util::ErrorKind::kConfig);
-
 ConfigFlags Ctx(const char* context) {
   ConfigFlags f;
   f.context = context;

@@ -94,6 +94,22 @@ TEST_CASE("render: List expansion, defaultNamespace only on namespaced kinds, Na
                                                     "Gadget//g", "Service/other/s"});
 }
 
+TEST_CASE("render: what kubectl apply reads as absent is absent (issue 25)") {
+  Fixture f;
+  f.files.files["repo/q.yaml"] =
+      "\xEF\xBB\xBF# a comment-only document\r\n---\r\napiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a\r\n"
+      "  namespace:\r\n  labels: null\r\n  annotations:\r\n---\r\n# another\r\n---\r\n"
+      "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b, namespace: \"\"}}\n"
+      "- {apiVersion: v1, kind: Namespace, metadata: {name: ns1, namespace: null}}\n";
+  Manifest m = Make("q", "manifests", "q.yaml");
+  m.manifests.default_namespace = "team";
+  util::Result<RenderedManifest> r = f.Run(m);
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(Ids(r->objects) == std::vector<std::string>{"Namespace//ns1", "ConfigMap/team/a", "ConfigMap/team/b"});
+  CHECK(r->objects[0]["metadata"].dump() == R"({"name":"ns1"})");
+  CHECK(r->objects[1]["metadata"].dump() == R"({"name":"a","namespace":"team"})");
+}
+
 struct FixedScopes : ScopeLookup {
   std::optional<bool> IsNamespaced(const std::string&, const std::string& kind) override {
     if (kind == "Widget") return false;

@@ -21,13 +21,7 @@ constexpr char kAuthentication[] =
 constexpr char kNoGroups[] = R"({"kind":"APIGroupDiscoveryList","items":[]})";
 
 // A client over `transport` whose kubeconfig user is "ci-user".
-struct Fixture {
-  FakeTransport transport;
-  FakeProcesses procs;
-  FakeClock clock;
-  std::ostringstream err;
-  util::Logger log{err, 0};
-  util::Environment env;
+struct Fixture : kube::testing::FakeClientIo {
   kube::RestConfig Config() {
     kube::RestConfig config;
     config.server = "https://k.example:6443";

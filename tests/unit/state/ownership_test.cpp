@@ -16,7 +16,8 @@ TEST_CASE("ownership: git remotes normalise to host/path without credentials, po
       {"/srv/git/platform.git", "/srv/git/platform"},
   };
   for (const auto& [url, want] : cases) {
-    CAPTURE(url);
+    const auto& captured = url;  // clang 14 cannot capture a structured binding
+    CAPTURE(captured);
     CHECK(NormalizeRepository(url) == want);
   }
 }

@@ -139,3 +139,92 @@ TEST_CASE("store: state edited by hand is an input error naming the ConfigMap an
 }
 
 }  // namespace tazuna::state
+
+#include <sstream>
+
+#include "../kube/fakes.hpp"
+#include "state/lease.hpp"
+#include "state/secret_key.hpp"
+
+namespace tazuna::state {
+namespace {
+
+using kube::testing::FakeClock;
+using kube::testing::FakeProcesses;
+using kube::testing::FakeTransport;
+
+constexpr char kApisLeases[] =
+    R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"coordination.k8s.io"},"versions":[)"
+    R"({"version":"v1","resources":[{"resource":"leases","responseKind":{"kind":"Lease"},"scope":"Namespaced"}]}]}]})";
+
+struct Server : kube::testing::FakeClientIo {
+  kube::RestConfig config;
+  Server() {
+    config.server = "https://k.example:6443";
+    config.token = "t";
+    transport.Add("GET /api", 200, kube::testing::kCoreDiscovery, {{"Content-Type", kube::testing::kAggregatedDiscovery}});
+    transport.Add("GET /apis", 200, kApisLeases, {{"Content-Type", kube::testing::kAggregatedDiscovery}});
+  }
+};
+
+TEST_CASE("store: a state ConfigMap or shard of the wrong shape is an error naming it (issue 25)") {
+  const std::string base = "GET /api/v1/namespaces/tazuna/configmaps/tazuna-state-m";
+  const std::string shard = "GET /api/v1/namespaces/tazuna/configmaps/tazuna-state-m.0a1b2c3d.1";
+  const std::string names_shard = R"({"metadata":{"resourceVersion":"1"},"data":{"_metadata":)"
+                                  R"("{\"gitCommitHash\":\"\",\"lastSyncedAt\":\"t\",\"shards\":[\"tazuna-state-m.0a1b2c3d.1\"]}"}})";
+  struct Case {
+    std::string name, base_body, shard_body, want;
+  };
+  const std::vector<Case> cases = {
+      {"base not an object", "[1]", "", "configmap tazuna/tazuna-state-m is not a ConfigMap object"},
+      {"metadata a string", R"({"metadata":"x"})", "", "configmap tazuna/tazuna-state-m is not a ConfigMap object"},
+      {"data a list", R"({"metadata":{},"data":[1]})", "", "configmap tazuna-state-m: data is not a map"},
+      {"a value not a string", R"({"metadata":{},"data":{"m____v1__ConfigMap__c":5}})", "",
+       "configmap tazuna-state-m key m____v1__ConfigMap__c: value is not a string"},
+      // It cleared the list of shards Read was walking (use after free under ASan).
+      {"a shard carrying _metadata", names_shard,
+       R"({"metadata":{},"data":{"_metadata":"{\"gitCommitHash\":\"\",\"lastSyncedAt\":\"t\"}"}})",
+       "configmap tazuna/tazuna-state-m.0a1b2c3d.1 is a spill shard but carries _metadata"},
+      {"a shard not an object", names_shard, R"("x")",
+       "configmap tazuna/tazuna-state-m.0a1b2c3d.1 is not a ConfigMap object"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    Server s;
+    s.transport.Add(base, 200, c.base_body);
+    if (!c.shard_body.empty()) s.transport.Add(shard, 200, c.shard_body);
+    kube::Client client(s.config, s.transport, s.procs, s.log, s.clock, s.env);
+    StateStore store(client);
+    auto state = store.Read("m");
+    REQUIRE_FALSE(state);
+    CHECK(state.error().message == c.want);
+  }
+}
+
+TEST_CASE("lease: a Lease of the wrong shape never throws (issue 25)") {
+  for (const std::string body : {R"("x")", R"({"spec":"x","metadata":[1]})",
+                                 R"({"spec":{"holderIdentity":5,"leaseDurationSeconds":1e300},"metadata":{}})",
+                                 R"({"spec":{"holderIdentity":"other","leaseDurationSeconds":9223372036854775807}})"}) {
+    CAPTURE(body);
+    Server s;
+    s.transport.Add("GET /apis/coordination.k8s.io/v1/namespaces/tazuna/leases/tazuna-sync", 200, body);
+    s.transport.Add("PUT /apis/coordination.k8s.io/v1/namespaces/tazuna/leases/tazuna-sync", 200, body);
+    kube::Client client(s.config, s.transport, s.procs, s.log, s.clock, s.env);
+    LockOptions o;
+    o.holder = "me";
+    o.wait = std::chrono::milliseconds(0);
+    auto lock = SyncLock::Acquire(client, s.clock, s.log, o);
+    if (!lock) CHECK(lock.error().message.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("secret key: a Secret's stored hash is never shown, other kinds' are (issue 25)") {
+  const std::string h(64, 'a');
+  CHECK(ShownHash("m//v1/Secret/ns/s", h).empty());
+  CHECK(ShownHash("m//v1/ConfigMap/ns/c", h) == h);
+  CHECK(ShownHash("m/example.com/v1/Secret/ns/s", h) == h);
+  CHECK(ShownHash("not a key", h) == h);
+}
+
+}  // namespace
+}  // namespace tazuna::state

@@ -49,22 +49,8 @@ WaitItem Item(const std::string& group, const std::string& kind, const std::stri
   return item;
 }
 
-struct Harness {
-  FakeTransport transport;
-  FakeProcesses procs;
-  FakeClock clock;
-  std::ostringstream err;
-  util::Logger log{err, 0};
-  util::Environment env;
-  std::unique_ptr<kube::Client> client;
-  Harness() {
-    kube::RestConfig config;
-    config.server = "https://k.example:6443";
-    config.token = "t";
-    transport.Add("GET /api", 200, kCore, {{"Content-Type", kAggCT}});
-    transport.Add("GET /apis", 200, kGroups, {{"Content-Type", kAggCT}});
-    client = std::make_unique<kube::Client>(config, transport, procs, log, clock, env);
-  }
+struct Harness : kube::testing::FakeClient {
+  Harness() : FakeClient(kCore, kGroups) {}
   size_t Requests(const std::string& method_path) {
     size_t n = 0;
     for (const auto& r : transport.requests) {

@@ -21,7 +21,8 @@ TEST_CASE("yaml-cpp guard: a ',' at document level is found before LoadAll loops
       {"a: [1, 2\n", std::nullopt},  // a syntax error is LoadAll's to report
   };
   for (const auto& [in, want] : cases) {
-    CAPTURE(in);
+    const auto& captured = in;  // clang 14 cannot capture a structured binding
+    CAPTURE(captured);
     CHECK(FindEndlessDocuments(in) == want);
   }
 }

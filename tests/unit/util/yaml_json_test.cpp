@@ -320,7 +320,8 @@ TEST_CASE("yaml json: an anchor that contains itself is an error, not a crash") 
       {"a: &x {<<: *x}\n", "in.yaml:1:4: anchor value contains itself"},
   };
   for (const auto& [in, want] : cases) {
-    CAPTURE(in);
+    const auto& captured = in;  // clang 14 cannot capture a structured binding
+    CAPTURE(captured);
     auto parsed = ParseYamlDocument(in, kOptions);
     REQUIRE_FALSE(parsed);
     CHECK(parsed.error().message == want);
@@ -360,7 +361,8 @@ TEST_CASE("yaml json: yaml-cpp failures that would hang or mislead are one-line 
       {std::string("a: \"b") + '\0' + "c\"\n", "in.yaml:1:6: control characters are not allowed (character 0x00)"},
   };
   for (const auto& [in, want] : cases) {
-    CAPTURE(in);
+    const auto& captured = in;  // clang 14 cannot capture a structured binding
+    CAPTURE(captured);
     auto parsed = ParseYamlStream(in, kOptions);
     REQUIRE_FALSE(parsed);
     CHECK(parsed.error().message == want);

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Secrets never leave the process (issue 25): Secrets first created with `kubectl apply` (so their values
+# sit in last-applied-configuration) are adopted by a sync; a Go-format plain hash is put in the state; an
+# apply of a Secret fails with a server error about its data. Every command runs at -v 10, and all its
+# stdout, stderr and files (plans) are grepped for each value, its base64, and the plain SHA-256 of the
+# Secret (whole, and as the 12-digit prefix tables print). Revision ConfigMaps are checked too. ~25 s.
+source "$(dirname "$0")/lib.sh"
+
+s=$RANDOM
+M=leak$s
+ns=$(new_namespace lk)
+value="leak-$s-Value-xyzzy"           # stringData of Secret "s"
+value2="leak-$s-Data-plugh"           # data (base64) of Secret "d"
+b64=$(printf %s "$value" | base64 -w0)
+b64_2=$(printf %s "$value2" | base64 -w0)
+repo=$E2E_TMP/repo
+mkdir -p "$repo/objs"
+cd "$repo"
+printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$M" > tazuna.yaml
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n' "$ns" > objs/00-ns.yaml
+printf 'apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: %s}\nstringData: {password: %s}\n' "$ns" "$value" \
+  > objs/s.yaml
+printf 'apiVersion: v1\nkind: Secret\nmetadata: {name: d, namespace: %s}\ndata: {token: %s}\n' "$ns" "$b64_2" > objs/d.yaml
+kubectl create namespace "$ns" >/dev/null
+expect_rc 0 "kubectl apply creates the Secrets first" kubectl apply -f objs/s.yaml -f objs/d.yaml
+expect_contains "$(kubectl get secret s -n "$ns" -o jsonpath='{.metadata.annotations}')" "$value" \
+  "precondition: the value sits in last-applied-configuration"
+uid_s=$(kubectl get secret s -n "$ns" -o jsonpath='{.metadata.uid}')
+# The plain SHA-256 (the Go tool's contentHash) of the rendered Secret "s": Go's canonical JSON of ASCII strings.
+plain=$(python3 -c '
+import hashlib, json, sys
+o = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": sys.argv[1]},
+     "stringData": {"password": sys.argv[2]}}
+print(hashlib.sha256(json.dumps(o, sort_keys=True, separators=(",", ":")).encode()).hexdigest())' "$ns" "$value")
+
+log=$E2E_TMP/all.log
+: > "$log"
+# v10 DESC RC CMD...: runs `kubectl tazuna CMD -v 10`, keeps all output in $log, checks the exit code.
+v10() {
+  local desc=$1 want=$2; shift 2
+  expect_rc "$want" "$desc" kubectl tazuna "$@" -v 10
+  { echo "### $*"; echo "$OUT"; echo "$ERR"; } >> "$log"
+}
+v10 "build" 0 build
+v10 "diff" 1 state diff -o wide
+v10 "diff --show-changes" 1 state diff --show-changes
+v10 "diff -o json, writing a plan" 1 state diff -o json --out "$E2E_TMP/plan1.json"
+v10 "sync --plan adopts the kubectl-made Secrets" 0 state sync --plan "$E2E_TMP/plan1.json"
+expect_contains "$OUT" "secret/s -n $ns adopted" "Secret s adopted"
+expect_eq "$(kubectl get secret s -n "$ns" -o jsonpath='{.metadata.uid}')" "$uid_s" "adopted in place (same uid)"
+v10 "sync again" 0 state sync -o json
+v10 "list" 0 state list -o wide
+v10 "list -o json" 0 state list -o json
+v10 "drift" 0 state drift -o wide
+v10 "history" 0 state history -o wide
+v10 "version" 0 version
+
+# The state as the Go tool would have written it: the plain SHA-256 of Secret s.
+key=$(kubectl get cm -n tazuna "tazuna-state-$M" -o json | python3 -c 'import json,sys; print([k for k in json.load(sys.stdin)["data"] if k.endswith("__s")][0])')
+kubectl patch cm -n tazuna "tazuna-state-$M" --type merge -p "{\"data\":{\"$key\":\"{\\\"contentHash\\\":\\\"$plain\\\"}\"}}" >/dev/null
+v10 "diff over a Go-format plain hash" 1 state diff -o wide
+expect_contains "$OUT" "modified" "the plain hash reads as modified"
+v10 "diff -o yaml over it, writing a plan" 1 state diff -o yaml --out "$E2E_TMP/plan2.json"
+v10 "list over it" 0 state list -o json
+v10 "drift over it" 0 state drift -o json
+v10 "sync --plan over it" 0 state sync --plan "$E2E_TMP/plan2.json" -o json
+v10 "history after it" 0 state history -o json
+rev=$(kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o name | sort | tail -1)
+v10 "history of that revision" 0 state history "${rev#configmap/tazuna-revision-}" -o wide
+
+# A server error about a Secret's data: a value where the schema wants a string (the server echoes it).
+mkdir -p bad/objs
+printf 'spec:\n  manifests:\n    - {name: %sbad, type: manifests, path: ./objs}\n' "$M" > bad/tazuna.yaml
+printf 'apiVersion: v1\nkind: Secret\nmetadata: {name: bad, namespace: %s}\nstringData:\n  password: [%s]\n  other: {nested: %s}\n' \
+  "$ns" "$value" "$b64" > bad/objs/bad.yaml
+cd bad
+v10 "sync of a Secret the server refuses" 1 state sync
+expect_contains "$ERR" "secret/bad -n $ns" "the error names the Secret"
+expect_contains "$ERR" 'valueUnstructured{Value:[]interface {}{\"***\"}}' "the server's echo of the value is masked"
+v10 "diff --show-changes of it" 2 state diff --show-changes
+v10 "drift of it (never applied: live-missing)" 1 state drift
+cd "$repo"
+
+cat "$E2E_TMP"/plan*.json >> "$log"
+for c in $(kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o name); do kubectl get "$c" -n tazuna -o json >> "$E2E_TMP/revisions.json"; done
+expect_eq "$(grep -c "^### " "$log")" "21" "every command's output was kept"
+grep -n -F -- "${plain:0:12}" "$log" | cut -c1-300 >&2
+for needle in "$value" "$b64" "$value2" "$b64_2" "$plain" "${plain:0:12}"; do
+  hits=$(grep -c -F -- "$needle" "$log")
+  expect_eq "$hits" "0" "no output line holds ${needle:0:16}... (grep -c over $(wc -l < "$log") lines)"
+  expect_eq "$(grep -c -F -- "$needle" "$E2E_TMP/revisions.json")" "0" "no revision holds ${needle:0:16}..."
+done
+echo "grep: $(wc -l < "$log") lines of output at -v 10 from 21 commands; needles: value, its base64, data value, its base64, plain hash, its 12-digit prefix"
+
+kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
+kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-${M}bad" >/dev/null 2>&1
+finish
