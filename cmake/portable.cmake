@@ -1,10 +1,11 @@
 # Portable release build (-DTAZUNA_PORTABLE=ON, used by scripts/release): the binaries run on any x86-64
-# Linux with nothing but glibc. Included from CMakeLists.txt right after the find_package() calls and
+# or (cross-compiled with cmake/aarch64-linux-gnu.cmake) arm64 Linux with nothing but glibc. Included from CMakeLists.txt right after the find_package() calls and
 # before any target, so the compile and link options below reach every target.
 #
 # - libstdc++ and libgcc are linked statically.
 # - yaml-cpp, libsodium and libcurl with its dependency closure (OpenSSL, nghttp2, libssh2, libpsl,
-#   libidn2, libunistring, zstd, brotli, zlib) are linked from Debian's static archives.
+#   libidn2, libunistring, zstd, brotli, zlib) are linked from Debian's static archives (for arm64, their
+#   :arm64 builds, installed through dpkg multiarch by scripts/lib/setup-release).
 # - Debian's libcurl.a was also built against GSS-API (Kerberos), OpenLDAP and librtmp. Debian ships no
 #   static Kerberos, and static OpenLDAP and librtmp need GnuTLS and p11-kit, which have none either.
 #   We never use Kerberos/SPNEGO auth, ldap:// or rtmp://, so those are dropped: the symbols libcurl.a
@@ -38,8 +39,13 @@ function(tazuna_static_archive var name package)
 endfunction()
 
 # tazuna_use_static_archive(TARGET ARCHIVE): points an imported library target at a static archive,
-# for every configuration it was imported with.
+# for every configuration it was imported with. The target stays a shared one to CMake, which would put
+# the archive's directory in the rpath unless it is an implicit one (the cross build's yaml-cpp lives in a
+# private prefix): it is declared implicit, so the rpath stays $ORIGIN/lib alone.
 function(tazuna_use_static_archive target archive)
+  get_filename_component(dir ${archive} DIRECTORY)
+  list(APPEND CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES ${dir})
+  set(CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES ${CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES} PARENT_SCOPE)
   set_property(TARGET ${target} PROPERTY IMPORTED_LOCATION ${archive})
   get_target_property(configs ${target} IMPORTED_CONFIGURATIONS)
   if(configs)

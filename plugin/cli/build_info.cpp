@@ -1,5 +1,7 @@
 #include "cli/build_info.hpp"
 
+#include "util/build_platform.hpp"
+
 // CMake defines both for the cli library; the fallbacks keep other builds (tools, IDEs) compiling.
 #ifndef TAZUNA_VERSION
 #define TAZUNA_VERSION "0.0.0-dev"
@@ -12,6 +14,6 @@ namespace tazuna::cli {
 
 std::string_view BuildVersion() { return TAZUNA_VERSION; }
 std::string_view BuildCommit() { return TAZUNA_GIT_COMMIT; }
-std::string_view BuildPlatform() { return "linux/amd64"; }
+std::string_view BuildPlatform() { return util::kBuildPlatform; }
 
 }  // namespace tazuna::cli

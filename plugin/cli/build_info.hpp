@@ -8,7 +8,7 @@ namespace tazuna::cli {
 std::string_view BuildVersion();
 /// The git commit the plugin was built from (12 hex digits), or "unknown".
 std::string_view BuildCommit();
-/// The platform the plugin reports, as kubectl does: "linux/amd64".
+/// The platform the plugin reports, as kubectl does: "linux/amd64" or "linux/arm64".
 std::string_view BuildPlatform();
 
 }  // namespace tazuna::cli

@@ -69,7 +69,8 @@ struct ApplyOptions {
 };
 
 /// The User-Agent sent with every request, shaped as kubectl's own:
-/// "kubectl-tazuna/v<version without -suffix> (linux/amd64) kubernetes/<first 7 characters of commit>".
+/// "kubectl-tazuna/v<version without -suffix> (<os>/<arch>) kubernetes/<first 7 characters of commit>",
+/// the platform being util::kBuildPlatform ("linux/amd64", "linux/arm64").
 std::string UserAgent(std::string_view version, std::string_view commit);
 
 /// What a server-side apply returned.

@@ -7,6 +7,7 @@
 #include "kube/redact.hpp"
 #include "kube/retry.hpp"
 #include "kube/url.hpp"
+#include "util/build_platform.hpp"
 #include "util/json_get.hpp"
 #include "util/strings.hpp"
 
@@ -51,7 +52,7 @@ std::string UserAgent(std::string_view version, std::string_view commit) {
   // characters, "unknown" for either when empty.
   v = v.substr(0, v.find('-'));
   const std::string c = commit.empty() ? "unknown" : std::string(commit.substr(0, 7));
-  return StrCat("kubectl-tazuna/", v.empty() ? "unknown" : v, " (linux/amd64) kubernetes/", c);
+  return StrCat("kubectl-tazuna/", v.empty() ? "unknown" : v, " (", util::kBuildPlatform, ") kubernetes/", c);
 }
 
 HttpRequest Client::Build(const Call& call, const RequestCredentials& creds) const {

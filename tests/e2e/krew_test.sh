@@ -25,19 +25,17 @@ expect_contains "$OUT" "-rwxr-xr-x 0/0" "archive keeps the executable bit"
 for f in kubectl-tazuna kubectl_complete-tazuna LICENSE README.md; do
   expect_contains "$OUT" " $f" "archive holds $f"
 done
-sha=$(sha256sum "$archive" | cut -d' ' -f1)
-run grep -E '^ +sha256: ' "$dist/tazuna.yaml"
-expect_eq "$OUT" "    sha256: $sha" "manifest carries the archive's sha256"
+# One platform per archive, each with its own sha256 (tests/e2e/arm64_test.sh runs the arm64 one).
+shas=""
+for arch in amd64 arm64; do shas+="    sha256: $(sha256sum "$dist/kubectl-tazuna_${version}_linux_$arch.tar.gz" | cut -d' ' -f1)"$'\n'; done
+run grep -E '^ +(sha256|arch): ' "$dist/tazuna.yaml"
+expect_eq "$(grep sha256 <<<"$OUT")"$'\n' "$shas" "manifest carries each archive's sha256"
+expect_eq "$(grep -o 'arch: .*' <<<"$OUT" | tr '\n' ' ')" "arch: amd64 arch: arm64 " "manifest lists linux/amd64 and linux/arm64"
 
 # kubectl must find the Krew-installed plugin, not a build: drop every PATH entry holding a kubectl-tazuna
 # (lib.sh put the build dir first), then put the tools and Krew's bin directory in front.
 export KREW_ROOT=$E2E_TMP/krew KREW_NO_UPGRADE_CHECK=1
-clean_path=""
-IFS=: read -ra path_dirs <<<"$PATH"
-for d in "${path_dirs[@]}"; do
-  [ -n "$d" ] && [ ! -e "$d/kubectl-tazuna" ] && clean_path+="${clean_path:+:}$d"
-done
-export PATH="$tools:$KREW_ROOT/bin:$clean_path"
+export PATH="$tools:$KREW_ROOT/bin:$(path_without_plugin)"
 real_kubectl=$(command -v kubectl)
 
 expect_rc 0 "kubectl krew install --manifest --archive" \
@@ -93,15 +91,18 @@ expect_contains "$OUT" "$KREW_ROOT/bin/kubectl-tazuna" "kubectl plugin list show
 tazuna_warnings=$(grep -E 'kubectl(-|_complete-)tazuna([^/]|$)' <<<"$ERR" || true)
 expect_eq "$tazuna_warnings" "" "kubectl plugin list has no warning about tazuna"
 
-# Krew's own validator: structure, platforms, and (through a kubectl that hands Krew the local archive
-# instead of downloading the uri) a real install per platform with the license check.
+# Krew's own validator: structure, platforms, and (through a kubectl that hands Krew the local archive of
+# the platform it installs, KREW_ARCH, instead of downloading the uri) a real install per platform with
+# the license check.
 mkdir -p "$E2E_TMP/validate" "$E2E_TMP/shim"
 cp "$dist/tazuna.yaml" "$E2E_TMP/validate/tazuna.yaml"
 expect_rc 0 "validate-krew-manifest -skip-install" \
   validate-krew-manifest -manifest "$E2E_TMP/validate/tazuna.yaml" -skip-install
 cat > "$E2E_TMP/shim/kubectl" <<SH
 #!/bin/sh
-if [ "\$1 \$2" = "krew install" ]; then exec "$real_kubectl" "\$@" --archive="$archive"; fi
+if [ "\$1 \$2" = "krew install" ]; then
+  exec "$real_kubectl" "\$@" --archive="$dist/kubectl-tazuna_${version}_linux_\${KREW_ARCH:-amd64}.tar.gz"
+fi
 exec "$real_kubectl" "\$@"
 SH
 chmod +x "$E2E_TMP/shim/kubectl"

@@ -89,6 +89,17 @@ two_layers() {
   cd "$1" || return 1
 }
 
+# path_without_plugin: $PATH less every entry that holds a kubectl-tazuna (lib.sh put the build dir
+# first), for tests that must reach an installed plugin instead of a build.
+path_without_plugin() {
+  local d dirs out=""
+  IFS=: read -ra dirs <<<"$PATH"
+  for d in "${dirs[@]}"; do
+    [ -n "$d" ] && [ ! -e "$d/kubectl-tazuna" ] && out+="${out:+:}$d"
+  done
+  echo "$out"
+}
+
 # finish: prints the closing line and exits non-zero on any failure.
 finish() {
   echo "$E2E_PASSED passed, $E2E_FAILED failed"
