@@ -148,8 +148,10 @@ TEST_CASE("load: helmfile wait and timeoutSeconds (absent or 0: 300 s, as the Go
 TEST_CASE("load: statusGraceSeconds (ours): whole seconds up to a day; absent: -1 (--status-grace)") {
   const std::vector<std::pair<std::string, int>> cases = {
       {"", -1}, {", statusGraceSeconds: 0", 0}, {", statusGraceSeconds: 45", 45}, {", statusGraceSeconds: \"86400\"", 86400}};
-  for (const auto& [field, want] : cases) {
-    CAPTURE(field);
+  for (const auto& c : cases) {
+    const std::string& field = c.first;
+    const int want = c.second;
+    CAPTURE(c.first);
     FakeFileReader files;
     files.files["tazuna.yaml"] = "spec:\n  manifests:\n    - { name: a, type: manifests, path: a.yaml" + field + " }\n";
     util::Result<TazunaFile> f = LoadTazunaFile("tazuna.yaml", {"", "dev"}, files);

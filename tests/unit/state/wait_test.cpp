@@ -13,7 +13,6 @@ using kube::testing::FakeClock;
 using kube::testing::FakeProcesses;
 using kube::testing::FakeTransport;
 
-constexpr char kAggCT[] = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 constexpr char kCore[] = R"({"kind":"APIGroupDiscoveryList","items":[]})";
 constexpr char kGroups[] =
     R"({"kind":"APIGroupDiscoveryList","items":[)"
