@@ -19,9 +19,9 @@ crd() {  # crd PLURAL KIND: a namespaced CRD with a status subresource
 widget() { printf -- '---\napiVersion: %s/v1\nkind: Widget\nmetadata: {name: %s, namespace: %s}\nspec: {size: %s}\n' "$group" "$1" "$ns" "$2"; }
 configmap() { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: %s}\ndata: {v: "%s"}\n' "$1" "$ns" "${2:-1}"; }
 set_ready() {  # set_ready NAME GENERATION: the "controller" writes Ready=True for that generation
-  kubectl patch widget "$1" -n "$ns" --subresource=status --type=merge -p "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"Reconciled\",\"message\":\"generation $2\",\"observedGeneration\":$2,\"lastTransitionTime\":\"$(now)\"}]}}" >/dev/null
+  kubectl patch "widgets.$group" "$1" -n "$ns" --subresource=status --type=merge -p "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"Reconciled\",\"message\":\"generation $2\",\"observedGeneration\":$2,\"lastTransitionTime\":\"$(now)\"}]}}" >/dev/null
 }
-ready_at() { jget widget "$1" -n "$ns" -o jsonpath='{.status.conditions[?(@.type=="Ready")].lastTransitionTime}'; }
+ready_at() { jget "widgets.$group" "$1" -n "$ns" -o jsonpath='{.status.conditions[?(@.type=="Ready")].lastTransitionTime}'; }
 cm_written() { jget cm "$1" -n "$ns" -o jsonpath='{.metadata.managedFields[?(@.manager=="tazuna")].time}'; }
 { crd widgets Widget; echo "---"; crd gadgets Gadget; } | kubectl apply -f - >/dev/null
 kubectl wait --for=condition=Established "crd/widgets.$group" "crd/gadgets.$group" --timeout=30s >/dev/null
@@ -31,7 +31,7 @@ t_case=$(date +%s)
 two_layers "$E2E_TMP/new" "crs$s" "user$s"
 widget w1 1 > base/w.yaml
 configmap after-w1 > top/cm.yaml
-(until jget widget w1 -n "$ns" -o name >/dev/null; do sleep 0.2; done; sleep 4; set_ready w1 1) &
+(n=0; until jget "widgets.$group" w1 -n "$ns" -o name >/dev/null || [ $((n += 1)) -gt 450 ]; do sleep 0.2; done; sleep 4; set_ready w1 1) &
 writer=$!
 t0=$(date +%s)
 expect_rc 0 "a new custom resource is waited for until its controller wrote status" kubectl tazuna state sync --timeout 60s
@@ -48,7 +48,7 @@ echo "# case 1 (new CR): $(elapsed_since "$t_case")s"
 t_case=$(date +%s)
 widget w1 2 > base/w.yaml
 configmap after-w1 2 > top/cm.yaml
-(until [ "$(jget widget w1 -n "$ns" -o jsonpath='{.metadata.generation}')" = 2 ]; do sleep 0.2; done; sleep 4; set_ready w1 2) &
+(n=0; until [ "$(jget "widgets.$group" w1 -n "$ns" -o jsonpath='{.metadata.generation}')" = 2 ] || [ $((n += 1)) -gt 450 ]; do sleep 0.2; done; sleep 4; set_ready w1 2) &
 writer=$!
 t0=$(date +%s)
 expect_rc 0 "a modified custom resource waits for status of its new generation" kubectl tazuna state sync --timeout 60s
@@ -56,13 +56,13 @@ wait "$writer"
 took=$(elapsed_since "$t0")
 [ "$took" -ge 4 ] && pass "the stale Ready=True did not count (${took}s)" || fail "did not wait: ${took}s"
 expect_contains "$ERR" "wait: widget.$group/w1 -n $ns: status is for generation 1, not 2" "the wait names the stale generation"
-expect_eq "$(jget widget w1 -n "$ns" -o jsonpath='{.status.conditions[0].observedGeneration}')" "2" "the live condition is for generation 2"
+expect_eq "$(jget "widgets.$group" w1 -n "$ns" -o jsonpath='{.status.conditions[0].observedGeneration}')" "2" "the live condition is for generation 2"
 not_before "$(cm_written after-w1)" "$(ready_at w1)" "the dependent layer changed after generation 2 was Ready"
 
 # A status for generation 2 that is not Ready keeps it waiting: the timeout names the condition.
 widget w1 3 > base/w.yaml
-(until [ "$(jget widget w1 -n "$ns" -o jsonpath='{.metadata.generation}')" = 3 ]; do sleep 0.2; done
- kubectl patch widget w1 -n "$ns" --subresource=status --type=merge -p '{"status":{"conditions":[{"type":"Ready","status":"False","reason":"Degraded","message":"size 3 is too big","observedGeneration":3,"lastTransitionTime":"'"$(now)"'"}]}}' >/dev/null) &
+(n=0; until [ "$(jget "widgets.$group" w1 -n "$ns" -o jsonpath='{.metadata.generation}')" = 3 ] || [ $((n += 1)) -gt 450 ]; do sleep 0.2; done
+ kubectl patch "widgets.$group" w1 -n "$ns" --subresource=status --type=merge -p '{"status":{"conditions":[{"type":"Ready","status":"False","reason":"Degraded","message":"size 3 is too big","observedGeneration":3,"lastTransitionTime":"'"$(now)"'"}]}}' >/dev/null) &
 writer=$!
 expect_rc 1 "Ready=False for the current generation: not ready in time" kubectl tazuna state sync --timeout 4s
 wait "$writer"
@@ -81,9 +81,9 @@ expect_rc 0 "a custom resource no controller writes status for is ready after th
 took=$(elapsed_since "$t0")
 [ "$took" -ge 3 ] && [ "$took" -le 10 ] && pass "waited the grace period (${took}s)" || fail "took ${took}s"
 expect_contains "$ERR" "warning: gadget.$group/g1 -n $ns: no controller wrote its status within 3s; counted as ready" "the warning names it"
-created=$(jget gadget g1 -n "$ns" -o jsonpath='{.metadata.creationTimestamp}')
+created=$(jget "gadgets.$group" g1 -n "$ns" -o jsonpath='{.metadata.creationTimestamp}')
 dependent=$(jget cm after-g1 -n "$ns" -o jsonpath='{.metadata.creationTimestamp}')
-expect_eq "$(jget gadget g1 -n "$ns" -o jsonpath='{.status}')" "" "no status was ever written"
+expect_eq "$(jget "gadgets.$group" g1 -n "$ns" -o jsonpath='{.status}')" "" "no status was ever written"
 if [ -n "$created" ] && [ -n "$dependent" ] && [ $(( $(date -d "$dependent" +%s) - $(date -d "$created" +%s) )) -ge 3 ]; then
   pass "the dependent layer came 3s or more after the CR ($created -> $dependent)"
 else

@@ -172,7 +172,7 @@ two_layers "$E2E_TMP/stopped" "smigrate$s" "sapp$s"
 job stuck 600 > base/job.yaml
 printf '      nodeSelector: {tazuna-e2e: nowhere}\n' >> base/job.yaml
 configmap after-stuck > top/cm.yaml
-(until [ -n "$(uid job stuck -n "$ns")" ]; do sleep 0.2; done; sleep 3; kubectl delete job stuck -n "$ns" >/dev/null) &
+(n=0; until [ -n "$(uid job stuck -n "$ns")" ] || [ $((n += 1)) -gt 450 ]; do sleep 0.2; done; sleep 3; kubectl delete job stuck -n "$ns" >/dev/null) &
 deleter=$!
 t0=$(date +%s)
 expect_rc 1 "a Job deleted while it runs fails the sync" kubectl tazuna state sync --timeout 60s

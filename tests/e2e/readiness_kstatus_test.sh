@@ -40,7 +40,9 @@ expect_rc 0 "StatefulSet of 3" kubectl tazuna state sync --timeout 60s
 statefulset 1 > base/sts.yaml
 configmap after-db 2 > top/cm.yaml
 release() {  # removes the finalizer of the pods being deleted, once there are any, after 4 s
-  until [ -n "$(jget pods -n "$ns" -l app=db -o jsonpath='{.items[?(@.metadata.deletionTimestamp)].metadata.name}')" ]; do sleep 0.2; done
+  n=0
+  until [ -n "$(jget pods -n "$ns" -l app=db -o jsonpath='{.items[?(@.metadata.deletionTimestamp)].metadata.name}')" ] ||
+    [ $((n += 1)) -gt 450 ]; do sleep 0.2; done
   sleep 4; now > "$E2E_TMP/released"
   for p in $(jget pods -n "$ns" -l app=db -o jsonpath='{.items[?(@.metadata.deletionTimestamp)].metadata.name}'); do
     kubectl patch pod "$p" -n "$ns" --type=merge -p '{"metadata":{"finalizers":null}}' >/dev/null
@@ -108,7 +110,7 @@ expect_contains "$ERR" "warning: service/public -n $ns: no load balancer control
 expect_eq "$(jget svc public -n "$ns" -o jsonpath='{.status.loadBalancer.ingress}')" "" "it has no address"
 { service public; echo ---; service taken service.kubernetes.io/load-balancer-cleanup; } > base/svc.yaml
 configmap after-lb 2 > top/cm.yaml
-(until jget svc taken -n "$ns" -o name >/dev/null; do sleep 0.2; done; sleep 4
+(n=0; until jget svc taken -n "$ns" -o name >/dev/null || [ $((n += 1)) -gt 450 ]; do sleep 0.2; done; sleep 4
  kubectl patch svc taken -n "$ns" --subresource=status --type=merge -p '{"status":{"loadBalancer":{"ingress":[{"ip":"192.0.2.10"}]}}}' >/dev/null) &
 writer=$!
 t0=$(date +%s)

@@ -223,7 +223,7 @@ expect_contains "$OUT" "gadgetuser$s  configmap/after-gadget -n $ns skipped" "it
 setter=$!
 expect_rc 0 "custom resource becomes Ready=True while the sync waits" kubectl tazuna state sync --timeout 60s
 wait "$setter"
-ready_at=$(jget gadget g1 -n "$ns" -o jsonpath='{.status.conditions[?(@.type=="Ready")].lastTransitionTime}')
+ready_at=$(jget "gadgets.$group" g1 -n "$ns" -o jsonpath='{.status.conditions[?(@.type=="Ready")].lastTransitionTime}')
 created=$(jget cm after-gadget -n "$ns" -o jsonpath='{.metadata.creationTimestamp}')
 if [ -n "$created" ] && [[ ! "$created" < "$ready_at" ]]; then
   pass "dependent layer created ($created) after Ready=True ($ready_at)"
