@@ -180,6 +180,8 @@ expect_rc 0 "arm64: state sync" tz_arm state sync
 expect_contains "$ERR" "sync: 9 created" "arm64 sync creates the nine objects"
 expect_eq "$(kubectl get "widgets.$s.demo.tazuna.io" -n "demo-apps-$s" sprocket -o jsonpath='{.spec.color}')" "blue" \
   "live: the Widget (CRD applied in the same run)"
+# The last layer is not waited for (no --wait): the simulated pods may become ready just after the sync.
+kubectl wait --for=jsonpath='{.status.readyReplicas}'=2 deploy/web -n "demo-apps-$s" --timeout=60s >/dev/null 2>&1
 expect_eq "$(kubectl get deploy -n "demo-apps-$s" web -o jsonpath='{.status.readyReplicas}')" "2" "live: the Deployment ready"
 expect_eq "$(kubectl get cm -n "demo-monitoring-$s" scrape-config -o jsonpath='{.data.interval}')" "30s" "live: the ConfigMap"
 expect_eq "$(kubectl get cm -n "demo-monitoring-$s" alert-text -o jsonpath='{.data.plain}|{.metadata.annotations.note}')" \
