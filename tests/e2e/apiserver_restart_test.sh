@@ -97,6 +97,16 @@ cluster restart-apiserver >/dev/null
 trap 'rm -rf "$E2E_TMP"' EXIT
 converged "throttled"
 
+# The controllers, scheduler and kwok relist with backoff after the restarts: the tests after this one need
+# Deployments to become ready again, so this test ends only once a new Deployment does.
+t_probe=$SECONDS
+kubectl create deployment restart-probe --image=registry.example/probe:1 -n "$ns" >/dev/null
+if kubectl wait --for=condition=Available deploy/restart-probe -n "$ns" --timeout=300s >/dev/null 2>&1; then
+  pass "the control plane runs workloads again after the restarts ($((SECONDS - t_probe))s)"
+else
+  fail "a Deployment made after the restarts is not available within 300s"
+fi
+
 kubectl delete clusterrolebinding "e2e-throttled-$ns" >/dev/null 2>&1
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
 kubectl delete cm -n tazuna "tazuna-state-$big" "tazuna-state-$small" >/dev/null 2>&1
