@@ -104,6 +104,13 @@ std::vector<std::string> Unaccounted(const std::vector<Occupant>& occupants, con
   return out;
 }
 
+bool OnlyDependentsLeft(const std::vector<Occupant>& occupants, const std::vector<std::string>& left) {
+  const std::set<std::string> names(left.begin(), left.end());
+  return !left.empty() && std::all_of(occupants.begin(), occupants.end(), [&](const Occupant& o) {
+    return names.count(Describe(o)) == 0 || !o.owner_uids.empty();
+  });
+}
+
 util::Result<std::vector<Occupant>> ListOccupants(kube::Client& client, const std::string& ns) {
   auto served = client.Served();
   if (!served) return served.error().WithContext("discovery");

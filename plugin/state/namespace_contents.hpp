@@ -34,6 +34,10 @@ std::vector<std::string> Unaccounted(const std::vector<Occupant>& occupants, con
 /// deletecollection, Events left out, read with one metadata-only LIST per kind. Fails closed: an error
 /// when any LIST fails, when such a kind cannot be listed, when discovery says a group is Stale, or when
 /// an APIService is not Available (what they serve is unknown), naming what could not be read.
+/// True when every occupant named in `left` (Unaccounted's answer) has ownerReferences: what is left
+/// may be dependents the garbage collector is still removing after their owner went.
+bool OnlyDependentsLeft(const std::vector<Occupant>& occupants, const std::vector<std::string>& left);
+
 util::Result<std::vector<Occupant>> ListOccupants(kube::Client& client, const std::string& ns);
 
 }  // namespace tazuna::state

@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "state/live_compare.hpp"
 #include "state/namespace_contents.hpp"
@@ -18,6 +19,9 @@ using nlohmann::json;
 using util::StrCat;
 
 namespace {
+
+/// How many times a Namespace's contents are listed while only owned objects are left (2 s apart).
+constexpr int kNamespaceLooks = 4;
 
 constexpr int kDeleteAttempts = 3;  // a live object that changes between GET and DELETE is read again
 
@@ -198,14 +202,20 @@ class SyncEngine::PruneRun {
     if (const auto it = in_namespace_.find(ns); it != in_namespace_.end()) {
       return StrCat(it->second, " rendered objects live in it");
     }
-    auto occupants = ListOccupants(e_.client_, ns);
-    if (!occupants) return "cannot read what lives in it: " + occupants.error().message;
     std::vector<std::string> left;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      left = Unaccounted(*occupants, deleted_uids_);
+    // Dependents whose owner this run deleted may outlive it a moment (the garbage collector removes a
+    // Deployment's ReplicaSets before their Pods): when only objects with owners are left, look again.
+    for (int look = 1;; ++look) {
+      auto occupants = ListOccupants(e_.client_, ns);
+      if (!occupants) return "cannot read what lives in it: " + occupants.error().message;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        left = Unaccounted(*occupants, deleted_uids_);
+      }
+      if (left.empty()) return "";
+      if (look >= kNamespaceLooks || !OnlyDependentsLeft(*occupants, left)) break;
+      std::this_thread::sleep_for(std::chrono::seconds(2));
     }
-    if (left.empty()) return "";
     constexpr size_t kNamed = 5;
     std::string names = util::Join(std::vector<std::string>(left.begin(), left.begin() + std::min(left.size(), kNamed)), ", ");
     if (left.size() > kNamed) names += ", ...";

@@ -38,6 +38,11 @@ TEST_CASE("namespace contents: what deleting a namespace would take along that t
                                                                          "pod/orphaned", "secret/token"});
   CHECK(Unaccounted({}, {"d1"}).empty());
   CHECK(Unaccounted({occupants[9]}, {"c1"}).empty());
+  // Only objects with owners left (a Pod whose ReplicaSet the garbage collector already removed): look again.
+  const std::vector<Occupant> pod_left = {{"", "Pod", "web-1", "p7", {"rs-gone"}, false}};
+  CHECK(OnlyDependentsLeft(pod_left, Unaccounted(pod_left, {"d1"})));
+  CHECK_FALSE(OnlyDependentsLeft(occupants, Unaccounted(occupants, {"d1", "s1"})));  // configmap/foreign has none
+  CHECK_FALSE(OnlyDependentsLeft(pod_left, {}));
 }
 
 }  // namespace tazuna::state
