@@ -69,7 +69,7 @@ std::optional<Completion> FlagValueCandidates(const std::vector<std::string>& wo
     flags.kubeconfig = FlagValue(words, "kubeconfig", 0);
     return Completion{kube::ListContextNames(flags, env, files)};
   }
-  if (prev == "-o" || prev == "--output") return Completion{{"json", "table", "wide", "yaml"}};
+  if (prev == "-o" || prev == "--output") return Completion{{"json", "name", "table", "wide", "yaml"}};
   if (prev == "--dry-run") return Completion{{"none", "server"}};
   return std::nullopt;
 }

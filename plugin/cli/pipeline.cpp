@@ -7,6 +7,7 @@
 
 #include "cli/build_info.hpp"
 #include "cli/git_config.hpp"
+#include "cli/print/name.hpp"
 #include "manifest/manifest.hpp"
 #include "manifest/objects.hpp"
 #include "state/ownership.hpp"
@@ -228,7 +229,7 @@ std::string GitCommit(Context& ctx, const std::string& dir) { return Git(ctx, di
 bool GitDirty(Context& ctx, const std::string& dir) { return !Git(ctx, dir, {"status", "--porcelain"}).empty(); }
 
 std::string ObjectName(const std::string& group, const std::string& kind, const std::string& name) {
-  return util::ToLower(kind) + (group.empty() ? "" : "." + group) + "/" + name;
+  return print::ResourceName({group, kind, name});
 }
 
 }  // namespace tazuna::cli

@@ -80,4 +80,5 @@ cd "$REPO_DIR" || exit 1
 complete "--context lists the kubeconfig's contexts" "admin admin-token exec viewer" state list --context ""
 complete "--context a narrows" "admin admin-token" version --context a
 complete "--context=a completes the value after =" "--context=admin --context=admin-token" state diff --context=a
+complete "-o lists the output formats" "json name table wide yaml" state list -o ""
 finish

@@ -47,6 +47,8 @@ expect_eq "$rows" "live-drifted:settings live-missing:other " "drifted and missi
 expect_rc 1 "drift -o json" kubectl tazuna state drift -o json
 names=$(echo "$OUT" | python3 -c 'import json,sys; print(" ".join(i["drift"]+":"+i["name"] for i in json.load(sys.stdin)["items"]))')
 expect_eq "$names" "live-drifted:settings live-missing:other" "json rows match"
+expect_rc 1 "drift -o name (exit 1 still means drift)" kubectl tazuna state drift -o name
+expect_eq "$OUT" $'configmap/settings\nconfigmap/other' "drift -o name: kubectl's resource/name, in row order"
 expect_rc 2 "viewer: drift fails with exit 2" kubectl tazuna state drift --context viewer
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
 kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null 2>&1
