@@ -75,6 +75,8 @@ util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& o) {
   load.tool_version = std::string(BuildVersion());
   auto file = manifest::LoadTazunaFile(o.file, load, ctx.files);
   if (!file) return file.error();
+  // As kubectl's warnings: said once per load on stderr, and the command goes on.
+  for (const std::string& warning : file->warnings) ctx.err << "Warning: " << warning << "\n";
   Selection s{std::move(*file), {}};
   auto picked = manifest::SelectManifests(s.file, o.manifests, o.tags);
   if (!picked) return picked.error();
