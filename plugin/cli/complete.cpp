@@ -5,6 +5,7 @@
 
 #include "cli/build_info.hpp"
 #include "cli/command.hpp"
+#include "cli/complete_namespaces.hpp"
 #include "kube/rest_config.hpp"
 #include "manifest/manifest.hpp"
 #include "util/strings.hpp"
@@ -34,6 +35,38 @@ std::string FlagValue(const std::vector<std::string>& words, const std::string& 
   return value;
 }
 
+// Every value of a repeatable flag (--as-group).
+std::vector<std::string> FlagValues(const std::vector<std::string>& words, const std::string& long_name) {
+  std::vector<std::string> values;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (words[i] == "--" + long_name && i + 1 < words.size()) values.push_back(words[i + 1]);
+    if (util::StartsWith(words[i], "--" + long_name + "=")) values.push_back(words[i].substr(long_name.size() + 3));
+  }
+  return values;
+}
+
+// The connection flags typed so far (AddConnectionFlags), so -n completes from the cluster the command
+// would talk to.
+kube::ConfigFlags ConnectionFlags(const std::vector<std::string>& words) {
+  kube::ConfigFlags f;
+  const std::pair<std::string*, const char*> strings[] = {
+      {&f.kubeconfig, "kubeconfig"}, {&f.context, "context"},
+      {&f.cluster, "cluster"},       {&f.user, "user"},
+      {&f.token, "token"},           {&f.as, "as"},
+      {&f.as_uid, "as-uid"},         {&f.certificate_authority, "certificate-authority"},
+      {&f.client_certificate, "client-certificate"}, {&f.client_key, "client-key"},
+      {&f.tls_server_name, "tls-server-name"},       {&f.request_timeout, "request-timeout"},
+      {&f.cache_dir, "cache-dir"}};
+  for (const auto& [target, name] : strings) *target = FlagValue(words, name, 0);
+  f.server = FlagValue(words, "server", 's');
+  f.as_groups = FlagValues(words, "as-group");
+  for (const auto& w : words) {
+    if (w == "--insecure-skip-tls-verify" || w == "--insecure-skip-tls-verify=true") f.insecure_skip_tls_verify = true;
+    if (w == "--insecure-skip-tls-verify=false") f.insecure_skip_tls_verify = false;
+  }
+  return f;
+}
+
 // What -m, -t and -e complete from the tazuna.yaml of -f (else ./tazuna.yaml), loaded with -e.
 enum class FromFile { kManifests, kTags, kEnvironments };
 
@@ -57,8 +90,9 @@ std::vector<std::string> FileNames(const std::vector<std::string>& words, util::
 }
 
 // Flags whose value completes without the command: files, names from tazuna.yaml or the kubeconfig.
-std::optional<Completion> FlagValueCandidates(const std::vector<std::string>& words, const std::string& prev,
-                                              const util::Environment& env, util::FileReader& files) {
+std::optional<Completion> FlagValueCandidates(Context& ctx, const std::vector<std::string>& words,
+                                              const std::string& prev) {
+  util::FileReader& files = ctx.files;
   if (prev == "-f" || prev == "--file") return Completion{{"yaml", "yml"}, kFilterFileExt};
   if (prev == "--plan" || prev == "--out" || prev == "--kubeconfig") return Completion{{}, kDefault};
   if (prev == "-m" || prev == "--manifest") return Completion{FileNames(words, files, FromFile::kManifests)};
@@ -67,9 +101,10 @@ std::optional<Completion> FlagValueCandidates(const std::vector<std::string>& wo
   if (prev == "--context") {
     kube::ConfigFlags flags;
     flags.kubeconfig = FlagValue(words, "kubeconfig", 0);
-    return Completion{kube::ListContextNames(flags, env, files)};
+    return Completion{kube::ListContextNames(flags, ctx.env, files)};
   }
-  if (prev == "-o" || prev == "--output") return Completion{{"json", "table", "wide", "yaml"}};
+  if (prev == "-n" || prev == "--namespace") return Completion{ClusterNamespaces(ctx, ConnectionFlags(words))};
+  if (prev == "-o" || prev == "--output") return Completion{{"json", "name", "table", "wide", "yaml"}};
   if (prev == "--dry-run") return Completion{{"none", "server"}};
   return std::nullopt;
 }
@@ -110,7 +145,8 @@ std::vector<std::string> Candidates(const std::vector<std::string>& words, const
 
 }  // namespace
 
-int Complete(std::ostream& out, const util::Environment& env, util::FileReader& files, std::vector<std::string> args) {
+int Complete(Context& ctx, std::vector<std::string> args) {
+  std::ostream& out = ctx.out;
   if (!args.empty() && args[0] == "__complete") args.erase(args.begin());
   const std::string word = args.empty() ? "" : args.back();
   if (!args.empty()) args.pop_back();
@@ -122,7 +158,7 @@ int Complete(std::ostream& out, const util::Environment& env, util::FileReader& 
     prefix = word.substr(0, eq + 1);
     typed = word.substr(eq + 1);
   }
-  std::optional<Completion> c = FlagValueCandidates(args, prev, env, files);
+  std::optional<Completion> c = FlagValueCandidates(ctx, args, prev);
   if (!c && prefix.empty()) c = Completion{Candidates(args, word)};
   if (!c) c = Completion{};
   std::sort(c->candidates.begin(), c->candidates.end());

@@ -7,6 +7,7 @@
 
 #include "cli/build_info.hpp"
 #include "cli/git_config.hpp"
+#include "cli/print/name.hpp"
 #include "manifest/manifest.hpp"
 #include "manifest/objects.hpp"
 #include "state/ownership.hpp"
@@ -74,6 +75,8 @@ util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& o) {
   load.tool_version = std::string(BuildVersion());
   auto file = manifest::LoadTazunaFile(o.file, load, ctx.files);
   if (!file) return file.error();
+  // As kubectl's warnings: said once per load on stderr, and the command goes on.
+  for (const std::string& warning : file->warnings) ctx.err << "Warning: " << warning << "\n";
   Selection s{std::move(*file), {}};
   auto picked = manifest::SelectManifests(s.file, o.manifests, o.tags);
   if (!picked) return picked.error();
@@ -228,7 +231,7 @@ std::string GitCommit(Context& ctx, const std::string& dir) { return Git(ctx, di
 bool GitDirty(Context& ctx, const std::string& dir) { return !Git(ctx, dir, {"status", "--porcelain"}).empty(); }
 
 std::string ObjectName(const std::string& group, const std::string& kind, const std::string& name) {
-  return util::ToLower(kind) + (group.empty() ? "" : "." + group) + "/" + name;
+  return print::ResourceName({group, kind, name});
 }
 
 }  // namespace tazuna::cli

@@ -77,7 +77,7 @@ std::string GitCommit(Context& ctx, const std::string& dir);
 /// false outside a repository.
 bool GitDirty(Context& ctx, const std::string& dir);
 
-/// kubectl's `kind.group/name` (lowercase kind), e.g. `deployment.apps/web`, `configmap/cfg`.
+/// kubectl's `kind.group/name` (lowercase kind), e.g. `deployment.apps/web`, `configmap/cfg` (print::ResourceName).
 std::string ObjectName(const std::string& group, const std::string& kind, const std::string& name);
 
 }  // namespace tazuna::cli

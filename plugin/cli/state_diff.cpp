@@ -1,4 +1,4 @@
-// kubectl tazuna state diff [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml] [--out PLAN]
+// kubectl tazuna state diff [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml|name] [--out PLAN]
 #include "cli/state_diff.hpp"
 
 #include <algorithm>
@@ -91,7 +91,7 @@ util::Status WritePlan(Context& ctx, const StateDiffOptions& o, const std::vecto
 util::Status StateDiffOptions::Complete(Context& ctx, const FlagSet&) {
   // The environment that makes a sync prune makes the plan one for a pruning sync, as state sync reads it.
   if (!out_file.empty() && util::ToLower(ctx.env.GetOr("TAZUNA_STATE_SYNC_DELETE", "")) == "true") prune = true;
-  auto parsed = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
+  auto parsed = print::ParseFormat(output, {"table", "wide", "json", "yaml", "name"});
   if (!parsed) return parsed.error();
   format = *parsed;
   auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
@@ -105,6 +105,11 @@ util::Status StateDiffOptions::Complete(Context& ctx, const FlagSet&) {
   };
   renderers.human = [no_headers = no_headers](const StateDiffResult& r, print::Format f, std::ostream& out) {
     PrintDiffTable(r, f, no_headers, out);
+  };
+  renderers.names = [](const StateDiffResult& r) {
+    std::vector<print::ObjectRef> refs;
+    for (const auto& e : r.entries) refs.push_back({e.parsed.group, e.parsed.kind, e.parsed.name});
+    return refs;
   };
   printer = print::NewPrinter(format, std::move(renderers));
   return util::Ok();
@@ -185,7 +190,7 @@ Command NewStateDiffCommand() {
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
-    AddOutputFlag(f, o->output, "table, wide, json, yaml");
+    AddOutputFlag(f, o->output, "table, wide, json, yaml, name");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     f.Bool(&o->ignore_always_sync, "ignore-always-sync", 0,
            "Exit 0 when the only rows are always-sync (genesissecret objects every sync re-applies); they are "

@@ -1,4 +1,4 @@
-// kubectl tazuna state drift [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml]
+// kubectl tazuna state drift [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [-o table|wide|json|yaml|name]
 #include "cli/state_drift.hpp"
 
 #include <algorithm>
@@ -47,7 +47,7 @@ void PrintDriftTable(const DriftRows& entries, print::Format format, bool no_hea
 }  // namespace
 
 util::Status StateDriftOptions::Complete(Context& ctx, const FlagSet&) {
-  auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
+  auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml", "name"});
   if (!format) return format.error();
   auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
   if (!managers) return managers.error();
@@ -56,6 +56,11 @@ util::Status StateDriftOptions::Complete(Context& ctx, const FlagSet&) {
   renderers.machine = DriftList;
   renderers.human = [no_headers = no_headers](const DriftRows& r, print::Format f, std::ostream& out) {
     PrintDriftTable(r, f, no_headers, out);
+  };
+  renderers.names = [](const DriftRows& r) {
+    std::vector<print::ObjectRef> refs;
+    for (const auto& e : r) refs.push_back({e.parsed.group, e.parsed.kind, e.parsed.name});
+    return refs;
   };
   printer = print::NewPrinter(*format, std::move(renderers));
   return util::Ok();
@@ -108,7 +113,7 @@ Command NewStateDriftCommand() {
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
-    AddOutputFlag(f, o->output, "table, wide, json, yaml");
+    AddOutputFlag(f, o->output, "table, wide, json, yaml, name");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     AddTakeoverFlag(f, o->takeover_managers);

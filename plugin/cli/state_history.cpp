@@ -1,4 +1,4 @@
-// kubectl tazuna state history [REVISION] [-m NAME]... [-o table|wide|json|yaml] [--no-headers]
+// kubectl tazuna state history [REVISION] [-m NAME]... [-o table|wide|json|yaml|name] [--no-headers]
 #include "cli/state_history.hpp"
 
 #include <algorithm>
@@ -69,6 +69,16 @@ nlohmann::json WithSummary(const Revision& r) {
   return j;
 }
 
+// `-o name` for one revision: its objects; a key that does not parse is named by the key itself.
+std::vector<print::ObjectRef> RevisionObjectNames(const Revision& r) {
+  std::vector<print::ObjectRef> refs;
+  for (const auto& o : r.objects) {
+    auto k = state::ParseStateKey(o.key);
+    refs.push_back(k ? print::ObjectRef{k->group, k->kind, k->name} : print::ObjectRef{"", "", o.key});
+  }
+  return refs;
+}
+
 bool SyncedAny(const Revision& r, const std::vector<std::string>& manifests) {
   return std::any_of(manifests.begin(), manifests.end(), [&](const std::string& m) {
     return std::find(r.manifests.begin(), r.manifests.end(), m) != r.manifests.end();
@@ -90,9 +100,15 @@ std::string FormatDuration(std::chrono::milliseconds d) {
 util::Status StateHistoryOptions::Complete(Context& ctx, const FlagSet&, const std::vector<std::string>& a) {
   args = a;
   revision = args.empty() ? "" : args.front();
-  auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
+  if (output == "name" && revision.empty()) {  // a list of revisions names no objects
+    return util::MakeError(util::ErrorKind::kUsage, "-o name lists the objects of one revision: give a REVISION");
+  }
+  auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml", "name"});
   if (!format) return format.error();
   print::Renderers<StateHistoryResult> renderers;
+  renderers.names = [](const StateHistoryResult& r) {
+    return r.revision ? RevisionObjectNames(*r.revision) : std::vector<print::ObjectRef>{};
+  };
   renderers.machine = [](const StateHistoryResult& r) {
     if (r.revision) return WithSummary(*r.revision);
     std::vector<nlohmann::json> items;
@@ -178,7 +194,7 @@ Command NewStateHistoryCommand() {
   c.add_flags = [o](FlagSet& f) {
     f.StringArray(&o->manifests, "manifest", 'm', "Only revisions that synced these manifests (repeatable).");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
-    AddOutputFlag(f, o->output, "table, wide, json, yaml");
+    AddOutputFlag(f, o->output, "table, wide, json, yaml, name (with REVISION)");
     AddConnectionFlags(f, o->connection);
   };
   c.run_with_args = RunOptionsWithArgs(o);

@@ -1,4 +1,4 @@
-// kubectl tazuna state list [-f FILE] [-e ENV] [-m NAME]... [--all] [-o table|wide|json|yaml] [--no-headers]
+// kubectl tazuna state list [-f FILE] [-e ENV] [-m NAME]... [--all] [-o table|wide|json|yaml|name] [--no-headers]
 #include "cli/state_list.hpp"
 
 #include <algorithm>
@@ -49,6 +49,13 @@ nlohmann::json RowList(const Rows& rows) {
   return print::ListOf(std::move(items));
 }
 
+// A key that does not parse is named by the key itself.
+std::vector<print::ObjectRef> RowNames(const Rows& rows) {
+  std::vector<print::ObjectRef> refs;
+  for (const auto& r : rows) refs.push_back({r.key.group, r.key.kind, r.key.kind.empty() ? r.key_string : r.key.name});
+  return refs;
+}
+
 void PrintRowTable(const Rows& rows, print::Format format, bool no_headers, std::ostream& out) {
   const bool wide = format == print::Format::kWide;
   print::Table t;
@@ -69,7 +76,7 @@ void PrintRowTable(const Rows& rows, print::Format format, bool no_headers, std:
 }  // namespace
 
 util::Status StateListOptions::Complete(Context& ctx, const FlagSet& flags) {
-  auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml"});
+  auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml", "name"});
   if (!format) return format.error();
   read_file = flags.Changed("file") || ctx.files.Exists(file.file);
   from_cluster = all || !read_file;
@@ -78,6 +85,7 @@ util::Status StateListOptions::Complete(Context& ctx, const FlagSet& flags) {
   from_cluster_if_unreadable = all || !flags.Changed("file");
   print::Renderers<Rows> renderers;
   renderers.machine = RowList;
+  renderers.names = RowNames;
   // kubectl get's "No resources found." goes to stderr, so a table on stdout stays empty.
   renderers.human = [no_headers = no_headers, err = &ctx.err](const Rows& r, print::Format f, std::ostream& out) {
     PrintRowTable(r, f, no_headers, out);
@@ -129,7 +137,7 @@ Command NewStateListCommand() {
     AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     f.Bool(&o->all, "all", 0, "List every tazuna-state-* ConfigMap in the cluster, not only the file's manifests.");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
-    AddOutputFlag(f, o->output, "table, wide, json, yaml");
+    AddOutputFlag(f, o->output, "table, wide, json, yaml, name");
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

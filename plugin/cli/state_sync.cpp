@@ -151,7 +151,7 @@ util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
   auto grace = ParseStatusGrace(status_grace);
   if (!grace) return grace.error();
   status_grace_period = *grace;
-  auto format = print::ParseFormat(output, {"table", "json", "yaml"});
+  auto format = print::ParseFormat(output, {"table", "json", "yaml", "name"});
   if (!format) return format.error();
   printer = NewSyncReportPrinter(*format, SyncLineStyle{prune, DryRunStrategy(dry_run)});
   auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
@@ -352,7 +352,7 @@ Command NewStateSyncCommand() {
              "(a custom resource with a status subresource, a PodDisruptionBudget, a LoadBalancer Service) before "
              "it counts as ready with a warning (e.g. 30s; 0: at once). A manifest's statusGraceSeconds overrides it.");
     AddTakeoverFlag(f, o->takeover_managers);
-    AddOutputFlag(f, o->output, "table, json, yaml");
+    AddOutputFlag(f, o->output, "table, json, yaml, name");
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

@@ -98,6 +98,15 @@ std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::F
       out << line << ' ' << VerbText(r, style) << '\n';
     }
   };
+  // As `kubectl apply -o name`: only the names, one per row whatever its result (the summary says it).
+  renderers.names = [](const state::SyncReport& report) {
+    std::vector<print::ObjectRef> refs;
+    for (const auto& r : report.results) {
+      const state::StateKey k = r.Parsed();
+      refs.push_back({k.group, k.kind, k.kind.empty() ? r.key : k.name});
+    }
+    return refs;
+  };
   return print::NewPrinter(format, std::move(renderers));
 }
 

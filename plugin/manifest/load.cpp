@@ -180,7 +180,10 @@ Result<TazunaFile> LoadTazunaFile(const std::string& path, const LoadOptions& op
   file.path = path;
   file.dir = dir;
   file.environment = options.environment;
-  for (ManifestEntry& e : *entries) file.manifests.push_back(std::move(e.manifest));
+  for (ManifestEntry& e : *entries) {
+    file.warnings.insert(file.warnings.end(), e.warnings.begin(), e.warnings.end());
+    file.manifests.push_back(std::move(e.manifest));
+  }
   return file;
 }
 

@@ -87,6 +87,10 @@ struct TazunaFile {
   std::vector<Provider> providers;
   std::string minimum_version;
   std::string environment;  ///< the -e value used to load it ("" when none)
+  /// Keys of the Go tool's schema that are set but not acted on (spec.tests, spec.requirements,
+  /// spec.manifests[].tests), one `<file>:<line>:<col>: <field> ...; ignored` line per occurrence, in
+  /// file order, for the command to print as `Warning: ...` on stderr.
+  std::vector<std::string> warnings;
   bool operator==(const TazunaFile&) const = default;
 };
 

@@ -199,6 +199,19 @@ Status ParseManifestList(const YAML::Node& spec, const NodeReader& r, ParsedFile
   return util::Ok();
 }
 
+// Keys of the Go tool's schema we accept, so its files load unchanged, but do not act on: said, not
+// silently dropped.
+void NoteIgnoredSpecKeys(const YAML::Node& spec, const NodeReader& r, std::vector<std::string>& warnings) {
+  if (auto w = r.IgnoredKey(spec, "tests", "spec",
+                            "is not run by kubectl tazuna (the Go tool runs them after apply); ignored")) {
+    warnings.push_back(*w);
+  }
+  if (auto w = r.IgnoredKey(spec, "requirements", "spec",
+                            "is not checked by kubectl tazuna (the Go tool's legacy requirement checks); ignored")) {
+    warnings.push_back(*w);
+  }
+}
+
 Status ParseSpec(const YAML::Node& spec, const NodeReader& r, ParsedFile& out) {
   if (Status s = r.CheckMap(spec, "spec", {"manifests", "context_matches", "context_match_mode", "environments",
                                            "providers", "minimumSupportedTazunaVersion", "tests", "requirements"});
@@ -213,6 +226,7 @@ Status ParseSpec(const YAML::Node& spec, const NodeReader& r, ParsedFile& out) {
   if (!min) return min.error();
   out.file.minimum_version = *min;
   out.minimum_version_mark = KeyMark(spec, "minimumSupportedTazunaVersion");
+  NoteIgnoredSpecKeys(spec, r, out.file.warnings);
   if (Status s = ParseEnvironments(spec, r, out); !s) return s;
   if (Status s = ParseProviders(spec, r, out); !s) return s;
   return ParseManifestList(spec, r, out);

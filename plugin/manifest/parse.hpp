@@ -25,11 +25,12 @@ struct ManifestEntry {
   Mark name_mark;
   std::vector<Mark> depends_on_marks;  ///< one per manifest.depends_on item
   std::vector<IncludeRef> includes;    ///< non-empty: an include entry, replaced by the included manifests
+  std::vector<std::string> warnings;   ///< keys set but not acted on (TazunaFile::warnings)
 };
 
 /// The contents of one tazuna-format file, parsed and checked field by field (no cross-manifest checks).
 struct ParsedFile {
-  TazunaFile file;  ///< root-level fields; manifests stays empty (see entries)
+  TazunaFile file;  ///< root-level fields; manifests stays empty (see entries); warnings: spec's own
   std::vector<ManifestEntry> entries;
   Mark environments_mark;
   Mark minimum_version_mark;

@@ -374,6 +374,11 @@ Result<ManifestEntry> ParseManifestEntry(const YAML::Node& node, const std::stri
   if (Status s = CheckNameTypePath(node, field, r, e.manifest); !s) return s.error();
   if (Status s = ParseTypeBlocks(node, field, r, e.manifest); !s) return s.error();
   if (Status s = ParseStatusGrace(node, field, r, e.manifest); !s) return s.error();
+  if (auto w = r.IgnoredKey(node, "tests", field,
+                            "is not run by kubectl tazuna (the Go tool runs them after the manifest is applied); "
+                            "ignored")) {
+    e.warnings.push_back(*w);
+  }
   return e;
 }
 

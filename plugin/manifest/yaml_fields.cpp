@@ -104,6 +104,18 @@ std::optional<YAML::Node> NodeReader::Find(const YAML::Node& map, std::string_vi
   return std::nullopt;
 }
 
+std::optional<std::string> NodeReader::IgnoredKey(const YAML::Node& map, std::string_view key,
+                                                  std::string_view field, std::string_view why) const {
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (!it->first.IsScalar() || it->first.Scalar() != key) continue;
+    const YAML::Node value = it->second;
+    if (value.IsNull() || ((value.IsSequence() || value.IsMap()) && value.size() == 0)) return std::nullopt;
+    const Mark mark = MarkOf(it->first);
+    return util::StrCat(file_, ":", mark.line, ":", mark.col, ": ", ChildField(field, key), " ", why);
+  }
+  return std::nullopt;
+}
+
 util::Result<std::string> NodeReader::Scalar(const YAML::Node& node, std::string_view field) const {
   if (node.IsNull()) return std::string();
   if (!node.IsScalar()) return ErrorAt(MarkOf(node), field, "must be a string");

@@ -62,6 +62,10 @@ class NodeReader {
                                                              std::string_view field) const;
   /// A sequence node (absent or null gives an empty, undefined-free sequence node).
   util::Result<YAML::Node> Sequence(const YAML::Node& map, std::string_view key, std::string_view field) const;
+  /// For a key kubectl tazuna accepts but does not act on: `<file>:<line>:<col>: <field>.<key> <why>`
+  /// (the key's position), or nullopt when `key` is absent or set to nothing (null, [] or {}).
+  std::optional<std::string> IgnoredKey(const YAML::Node& map, std::string_view key, std::string_view field,
+                                        std::string_view why) const;
   /// A scalar node's text (must be a scalar).
   util::Result<std::string> Scalar(const YAML::Node& node, std::string_view field) const;
 

@@ -50,7 +50,7 @@ spec:
   manifests:
     - {name: namespaces, type: manifests, path: ./namespaces, tags: [base]}
     - {name: cert-manager, type: manifests, path: ./cert-manager, tags: [base, certs]}
-    - {name: cilium, type: manifests, path: ./cilium, tags: [net]}
+    - {name: cilium, type: manifests, path: ./cilium, tags: [net], tests: [{type: WaitUntil}]}
 YAML
 cat > "$E2E_TMP/other/tazuna.yaml" <<'YAML'
 apiVersion: tazuna.pepabo.com/v1
@@ -62,6 +62,8 @@ YAML
 cd "$E2E_TMP/platform" || exit 1
 complete "-m lists the manifests of ./tazuna.yaml" "cert-manager cilium namespaces" state diff -m ""
 complete "-m c narrows to names starting with c" "cert-manager cilium" state sync -m c
+run "$helper" state sync -m c
+expect_eq "$ERR" "" "completion prints no warning about the tests it does not run"
 complete "--manifest lists them too" "cert-manager cilium namespaces" state list --manifest ""
 complete "-f picks the tazuna.yaml" "elsewhere" state diff -f "$E2E_TMP/other/tazuna.yaml" -m ""
 complete "-t lists the tags of the manifests" "base certs net" state diff -t ""
@@ -80,4 +82,18 @@ cd "$REPO_DIR" || exit 1
 complete "--context lists the kubeconfig's contexts" "admin admin-token exec viewer" state list --context ""
 complete "--context a narrows" "admin admin-token" version --context a
 complete "--context=a completes the value after =" "--context=admin --context=admin-token" state diff --context=a
+complete "-o lists the output formats" "json name table wide yaml" state list -o ""
+
+# Namespaces come from the cluster the command would talk to (one LIST); errors give no candidates.
+cns=$(new_namespace compl)
+kubectl create namespace "$cns" >/dev/null
+run "${complete_cmd[@]}" state list -n ""
+expect_eq "$(grep -cx -e "$cns" -e default <<<"$OUT")" "2" "-n lists the cluster's namespaces: default and the new one"
+expect_eq "$(grep '^:' <<<"$OUT")" ":4" "-n: directive"
+complete "-n with the namespace's prefix narrows to it" "$cns" state diff -n "${cns%-*}"
+complete "--namespace= completes after =" "--namespace=$cns" state sync --namespace="$cns"
+run "$helper" state list --server https://127.0.0.1:1 -n ""
+expect_eq "$OUT" ":4" "unreachable --server: no candidates, only the directive"
+expect_eq "$ERR" "" "unreachable --server: no error message"
+kubectl delete namespace "$cns" --wait=false >/dev/null
 finish

@@ -6,7 +6,9 @@ m=drift$RANDOM
 ns=$(new_namespace dr)
 repo=$E2E_TMP/repo
 mkdir -p "$repo/objs"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$m" > "$repo/tazuna.yaml"
+# The Go tool's per-manifest tests are accepted but not run: said once per command on stderr.
+printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs, tests: [{type: WaitUntil}]}\n' "$m" > "$repo/tazuna.yaml"
+tests_col=$(( ${#m} + 47 ))
 cat > "$repo/objs/all.yaml" <<EOF
 apiVersion: v1
 kind: Namespace
@@ -34,6 +36,8 @@ spec:
 EOF
 cd "$repo"
 expect_rc 0 "sync" kubectl tazuna state sync
+expect_eq "$(grep -c 'tests is not run' <<<"$ERR")" "1" "the ignored tests are warned of once"
+expect_contains "$ERR" "Warning: tazuna.yaml:3:$tests_col: spec.manifests[0].tests is not run by kubectl tazuna (the Go tool runs them after the manifest is applied); ignored" "spec.manifests[].tests: warned, with file:line:col"
 expect_rc 0 "no drift right after a sync (server defaults are not drift)" kubectl tazuna state drift
 expect_eq "$OUT" "No drift detected." "No drift detected."
 kubectl label cm -n "$ns" settings someone=else >/dev/null
@@ -47,6 +51,8 @@ expect_eq "$rows" "live-drifted:settings live-missing:other " "drifted and missi
 expect_rc 1 "drift -o json" kubectl tazuna state drift -o json
 names=$(echo "$OUT" | python3 -c 'import json,sys; print(" ".join(i["drift"]+":"+i["name"] for i in json.load(sys.stdin)["items"]))')
 expect_eq "$names" "live-drifted:settings live-missing:other" "json rows match"
+expect_rc 1 "drift -o name (exit 1 still means drift)" kubectl tazuna state drift -o name
+expect_eq "$OUT" $'configmap/settings\nconfigmap/other' "drift -o name: kubectl's resource/name, in row order"
 expect_rc 2 "viewer: drift fails with exit 2" kubectl tazuna state drift --context viewer
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
 kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null 2>&1

@@ -106,5 +106,56 @@ expect_contains "$ERR" "unknown flag: --bogus" "unknown flag message"
 expect_rc 1 "bad -o" kubectl tazuna state list -o foo
 expect_contains "$ERR" 'unable to match a printer suitable for the output format "foo"' "bad -o message"
 
+# -o name: kubectl's resource/name form, the same lines `kubectl get -o name` prints for the same objects
+# (a namespaced core kind, a namespaced kind with a group, a cluster-scoped kind).
+k=${m}-kinds
+kubectl create namespace "$ns" >/dev/null
+mkdir -p "$repo/kinds"
+cat > "$repo/kinds/objs.yaml" <<EOF
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: names-cm, namespace: $ns}
+data: {v: "1"}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: names-web, namespace: $ns}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: names-web}}
+  template:
+    metadata: {labels: {app: names-web}}
+    spec: {containers: [{name: web, image: registry.example/web:1}]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: $k-reader}
+rules: [{apiGroups: [""], resources: [configmaps], verbs: [get]}]
+EOF
+echo "    - {name: $k, type: manifests, path: ./kinds}" >> "$repo/tazuna.yaml"
+expect_rc 0 "state sync -o name" kubectl tazuna state sync -m "$k" -o name --wait=false
+expect_contains "$ERR" "sync: 3 created" "sync -o name: the summary stays on stderr"
+synced=$(printf '%s\n' "$OUT" | sort)
+live=$(kubectl get -n "$ns" configmap/names-cm deployment.apps/names-web "clusterrole/$k-reader" -o name | sort)
+expect_eq "$(printf '%s\n' "$live" | wc -l)" "3" "kubectl get -o name finds the three objects"
+expect_eq "$synced" "$live" "sync -o name: one line per object, as kubectl get -o name"
+expect_rc 0 "state list -o name" kubectl tazuna state list -m "$k" -o name
+listed=$OUT
+expect_eq "$(printf '%s\n' "$listed" | sort)" "$live" "state list -o name prints kubectl get -o name's lines"
+expect_rc 0 "state list -o json" kubectl tazuna state list -m "$k" -o json
+in_rows=$(echo "$OUT" | python3 -c 'import json,sys
+for i in json.load(sys.stdin)["items"]:
+    g = i["apiVersion"].rpartition("/")[0]
+    print(i["kind"].lower() + ("." + g if g else "") + "/" + i["name"])')
+expect_eq "$listed" "$in_rows" "state list -o name keeps the row order, no headers"
+expect_rc 0 "state diff -o name with nothing changed" kubectl tazuna state diff -m "$k" -o name
+expect_eq "$OUT" "" "nothing changed: no names"
+sed -i 's/v: "1"/v: "2"/' "$repo/kinds/objs.yaml"
+expect_rc 1 "state diff -o name (exit 1 still means differences)" kubectl tazuna state diff -m "$k" -o name
+expect_eq "$OUT" "configmap/names-cm" "diff -o name: the modified object"
+kubectl delete clusterrole "$k-reader" >/dev/null 2>&1
+kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1
+kubectl delete configmap -n tazuna "tazuna-state-$k" >/dev/null 2>&1
+
 kubectl delete configmap -n tazuna "tazuna-state-$m" >/dev/null
 finish

@@ -11,6 +11,7 @@ util::Result<Format> ParseFormat(const std::string& output, const std::vector<st
     if (output == "json") return Format::kJson;
     if (output == "yaml") return Format::kYaml;
     if (output == "wide") return Format::kWide;
+    if (output == "name") return Format::kName;
     return Format::kTable;
   }
   std::vector<std::string> sorted = allowed;

@@ -11,14 +11,15 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/print/list.hpp"
+#include "cli/print/name.hpp"
 #include "util/result.hpp"
 
 namespace tazuna::cli::print {
 
 /// The `-o` formats. kTable is also the default ("" for `version`, "table" elsewhere).
-enum class Format { kTable, kWide, kJson, kYaml };
+enum class Format { kTable, kWide, kJson, kYaml, kName };
 
-/// Maps `-o` to a Format when it is one of `allowed` (e.g. {"table","wide","json","yaml"}); otherwise a
+/// Maps `-o` to a Format when it is one of `allowed` (e.g. {"table","wide","json","yaml","name"}); otherwise a
 /// kUsage error in kubectl's words, listing `allowed` sorted.
 util::Result<Format> ParseFormat(const std::string& output, const std::vector<std::string>& allowed);
 
@@ -31,12 +32,14 @@ class Printer {
   virtual void Print(const R& result, std::ostream& out) const = 0;
 };
 
-/// A command's two renderings of its result: `machine` builds the object printed for json/yaml (a List
-/// for row results, see ListOf); `human` prints table/wide (it is told which).
+/// A command's renderings of its result: `machine` builds the object printed for json/yaml (a List
+/// for row results, see ListOf); `human` prints table/wide (it is told which); `names` lists the objects
+/// `-o name` prints, in row order (needed only by commands that allow "name").
 template <class R>
 struct Renderers {
   std::function<nlohmann::json(const R&)> machine;
   std::function<void(const R&, Format, std::ostream&)> human;
+  std::function<std::vector<ObjectRef>(const R&)> names;
 };
 
 /// Wraps items as {"apiVersion":"v1","kind":"List","items":[...]}, moving them (lists can be large).
@@ -70,15 +73,31 @@ class HumanPrinter : public Printer<R> {
   std::function<void(const R&, Format, std::ostream&)> human_;
 };
 
+// kubectl's NamePrinter: one `kind[.group]/name` line per object, no headers.
+template <class R>
+class NamePrinter : public Printer<R> {
+ public:
+  explicit NamePrinter(std::function<std::vector<ObjectRef>(const R&)> names) : names_(std::move(names)) {}
+  void Print(const R& result, std::ostream& out) const override {
+    for (const auto& ref : names_(result)) out << ResourceName(ref) << '\n';
+  }
+
+ private:
+  std::function<std::vector<ObjectRef>(const R&)> names_;
+};
+
 }  // namespace internal
 
-/// The one place a format becomes a printer: json/yaml print `machine`, table/wide call `human`.
+/// The one place a format becomes a printer: json/yaml print `machine`, table/wide call `human`, name
+/// prints `names`.
 template <class R>
 std::unique_ptr<Printer<R>> NewPrinter(Format format, Renderers<R> renderers) {
   switch (format) {
     case Format::kJson:
     case Format::kYaml:
       return std::make_unique<internal::MachinePrinter<R>>(format, std::move(renderers.machine));
+    case Format::kName:
+      return std::make_unique<internal::NamePrinter<R>>(std::move(renderers.names));
     case Format::kTable:
     case Format::kWide:
       break;

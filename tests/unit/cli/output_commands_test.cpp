@@ -17,7 +17,7 @@ struct OutputCase {
   std::string want;
 };
 
-const std::string kRowFormats = "json,table,wide,yaml";
+const std::string kRowFormats = "json,name,table,wide,yaml";
 
 std::string Unmatched(const std::string& output, const std::string& allowed) {
   return "error: unable to match a printer suitable for the output format \"" + output +
@@ -37,19 +37,19 @@ void CheckOutputs(const std::vector<OutputCase>& cases) {
 }
 
 const std::vector<OutputCase> kRowCases = {
-    {"table", ""}, {"wide", ""}, {"json", ""}, {"yaml", ""},
-    {"", Unmatched("", kRowFormats)}, {"name", Unmatched("name", kRowFormats)}, {"JSON", Unmatched("JSON", kRowFormats)},
+    {"table", ""}, {"wide", ""}, {"json", ""}, {"yaml", ""}, {"name", ""},
+    {"", Unmatched("", kRowFormats)}, {"names", Unmatched("names", kRowFormats)}, {"JSON", Unmatched("JSON", kRowFormats)},
 };
 
-TEST_CASE("state diff: Complete picks a printer for table, wide, json and yaml only") {
+TEST_CASE("state diff: Complete picks a printer for table, wide, json, yaml and name only") {
   CheckOutputs<StateDiffOptions>(kRowCases);
 }
 
-TEST_CASE("state drift: Complete picks a printer for table, wide, json and yaml only") {
+TEST_CASE("state drift: Complete picks a printer for table, wide, json, yaml and name only") {
   CheckOutputs<StateDriftOptions>(kRowCases);
 }
 
-TEST_CASE("state list: Complete picks a printer for table, wide, json and yaml only") {
+TEST_CASE("state list: Complete picks a printer for table, wide, json, yaml and name only") {
   CheckOutputs<StateListOptions>(kRowCases);
 }
 
@@ -79,7 +79,7 @@ TEST_CASE("state list: without -f or ./tazuna.yaml every state ConfigMap is list
 }
 
 TEST_CASE("version: Complete takes text, json and yaml") {
-  CheckOutputs<VersionOptions>({{"", ""}, {"json", ""}, {"yaml", ""},
+  CheckOutputs<VersionOptions>({{"", ""}, {"json", ""}, {"yaml", ""}, {"name", Unmatched("name", ",json,yaml")},
                                 {"table", Unmatched("table", ",json,yaml")},
                                 {"wide", Unmatched("wide", ",json,yaml")}});
 }

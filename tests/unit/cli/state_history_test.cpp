@@ -23,9 +23,12 @@ TEST_CASE("state history: Complete and Validate check REVISION and -o") {
       {"excluded letter", {"01JDU"}, "table", "error: invalid revision \"01JDU\": give a ULID or a prefix of one\n"},
       {"too long", {"01JD3Q7ZK2M4X8N6P0R5S7T9V1X"}, "table",
        "error: invalid revision \"01JD3Q7ZK2M4X8N6P0R5S7T9V1X\": give a ULID or a prefix of one\n"},
-      {"unknown format", {}, "name",
-       "error: unable to match a printer suitable for the output format \"name\", allowed formats are: "
-       "json,table,wide,yaml\n"},
+      {"names of one revision's objects", {"01jd3"}, "name", ""},
+      {"a list of revisions names no objects", {}, "name",
+       "error: -o name lists the objects of one revision: give a REVISION\n"},
+      {"unknown format", {}, "names",
+       "error: unable to match a printer suitable for the output format \"names\", allowed formats are: "
+       "json,name,table,wide,yaml\n"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);

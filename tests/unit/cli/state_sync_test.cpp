@@ -20,6 +20,7 @@ TEST_CASE("state sync: Complete and Validate check flag values and combinations"
   const std::vector<Case> cases = {
       {"defaults", "none", 32, "60s", "table", ""},
       {"server dry run, widest concurrency, bare seconds, yaml", "server", 512, "90", "yaml", ""},
+      {"names, as kubectl apply -o name", "none", 32, "60s", "name", ""},
       {"client dry run hints at server", "client", 32, "60s", "table",
        bad_dry_run + "Did you mean --dry-run=server?\n"},
       {"true hints at server", "true", 32, "60s", "json",
@@ -33,7 +34,7 @@ TEST_CASE("state sync: Complete and Validate check flag values and combinations"
        "error: invalid --lock-timeout \"86401s\": at most 86400s\n"},
       {"wide is not a sync format", "none", 32, "60s", "wide",
        "error: unable to match a printer suitable for the output format \"wide\", allowed formats are: "
-       "json,table,yaml\n"},
+       "json,name,table,yaml\n"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);

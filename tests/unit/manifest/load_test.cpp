@@ -222,5 +222,45 @@ TEST_CASE("load: invalid files give one exact message") {
   }
 }
 
+TEST_CASE("load: keys of the Go tool's schema we do not act on are warnings, in file order") {
+  struct Case {
+    const char* what;
+    std::map<std::string, std::string> files;
+    std::vector<std::string> want;
+  };
+  const std::string test = "[{ type: WaitUntil, waitUntil: { name: x } }]";
+  const std::vector<Case> cases = {
+      {"none set", {{"repo/tazuna.yaml", Root("  manifests:\n    - { name: a, type: manifests, path: a.yaml }\n")}}, {}},
+      {"set to nothing",
+       {{"repo/tazuna.yaml", Root("  tests: []\n  requirements:\n  manifests:\n"
+                                  "    - { name: a, type: manifests, path: a.yaml, tests: [] }\n")}},
+       {}},
+      {"each occurrence once",
+       {{"repo/tazuna.yaml", Root("  tests: " + test + "\n  requirements: [{ command: helm }]\n  manifests:\n"
+                                  "    - { name: a, type: manifests, path: a.yaml }\n"
+                                  "    - name: b\n      type: manifests\n      path: b.yaml\n      tests: " + test +
+                                  "\n")}},
+       {"repo/tazuna.yaml:4:3: spec.tests is not run by kubectl tazuna (the Go tool runs them after apply); ignored",
+        "repo/tazuna.yaml:5:3: spec.requirements is not checked by kubectl tazuna (the Go tool's legacy requirement "
+        "checks); ignored",
+        "repo/tazuna.yaml:11:7: spec.manifests[1].tests is not run by kubectl tazuna (the Go tool runs them after "
+        "the manifest is applied); ignored"}},
+      {"an included manifest's tests, not the include file's spec.tests (the Go tool ignores those too)",
+       {{"repo/tazuna.yaml", Root("  manifests:\n    - includes: [{ path: inc.yaml }]\n")},
+        {"repo/inc.yaml", Root("  tests: " + test + "\n  manifests:\n"
+                               "    - { name: c, type: manifests, path: c.yaml, tests: " + test + " }\n")}},
+       {"repo/inc.yaml:6:49: spec.manifests[0].tests is not run by kubectl tazuna (the Go tool runs them after "
+        "the manifest is applied); ignored"}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    FakeFileReader files;
+    files.files = c.files;
+    util::Result<TazunaFile> f = LoadTazunaFile("repo/tazuna.yaml", {}, files);
+    REQUIRE_MESSAGE(f.has_value(), f.error().message);
+    CHECK(f->warnings == c.want);
+  }
+}
+
 }  // namespace
 }  // namespace tazuna::manifest

@@ -19,6 +19,11 @@ Renderers<Rows> TestRenderers() {
   r.human = [](const Rows& rows, Format format, std::ostream& out) {
     for (const auto& row : rows) out << row << (format == Format::kWide ? " (wide)" : "") << '\n';
   };
+  r.names = [](const Rows& rows) {
+    std::vector<ObjectRef> refs;
+    for (const auto& row : rows) refs.push_back({"apps", "Deployment", row});
+    return refs;
+  };
   return r;
 }
 
@@ -34,10 +39,11 @@ TEST_CASE("printer: -o picks the printer once, in one place") {
        "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        {\n            \"name\": \"a\"\n        },\n"
        "        {\n            \"name\": \"b\"\n        }\n    ],\n    \"kind\": \"List\"\n}\n"},
       {"yaml", "apiVersion: v1\nitems:\n- name: a\n- name: b\nkind: List\n"},
+      {"name", "deployment.apps/a\ndeployment.apps/b\n"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.output);
-    auto format = ParseFormat(c.output, {"table", "wide", "json", "yaml"});
+    auto format = ParseFormat(c.output, {"table", "wide", "json", "yaml", "name"});
     REQUIRE(format);
     std::ostringstream out;
     NewPrinter(*format, TestRenderers())->Print({"a", "b"}, out);
@@ -51,6 +57,33 @@ TEST_CASE("printer: an unknown format lists the allowed ones, sorted") {
   CHECK(format.error().kind == util::ErrorKind::kUsage);
   CHECK(format.error().message ==
         "unable to match a printer suitable for the output format \"wide\", allowed formats are: json,table,yaml");
+}
+
+TEST_CASE("printer: -o name prints kubectl's kind[.group]/name, kind lower-cased") {
+  struct Case {
+    ObjectRef ref;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {{"", "ConfigMap", "foo"}, "configmap/foo"},
+      {{"apps", "Deployment", "nginx"}, "deployment.apps/nginx"},
+      {{"apiextensions.k8s.io", "CustomResourceDefinition", "widgets.example.com"},
+       "customresourcedefinition.apiextensions.k8s.io/widgets.example.com"},
+      {{"rbac.authorization.k8s.io", "ClusterRole", "view"}, "clusterrole.rbac.authorization.k8s.io/view"},
+      {{"", "", "app__v1__Thing__bad"}, "app__v1__Thing__bad"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.want);
+    CHECK(ResourceName(c.ref) == c.want);
+  }
+}
+
+TEST_CASE("printer: -o name of no rows prints nothing, no headers") {
+  auto format = ParseFormat("name", {"table", "name"});
+  REQUIRE(format);
+  std::ostringstream out;
+  NewPrinter(*format, TestRenderers())->Print({}, out);
+  CHECK(out.str() == "");
 }
 
 }  // namespace
