@@ -89,11 +89,15 @@ util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& o) {
   return s;
 }
 
+std::unique_ptr<manifest::ScopeLookup> NewDiscoveryScopes(kube::Client& client) {
+  return std::make_unique<DiscoveryScopes>(client);
+}
+
 util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFile& file,
                                           const std::vector<const manifest::Manifest*>& manifests,
                                           util::Logger& log, kube::Client* client) {
   RenderedRun run;
-  if (client != nullptr) run.discovery = std::make_unique<DiscoveryScopes>(*client);
+  if (client != nullptr) run.discovery = NewDiscoveryScopes(*client);
   run.identities = std::make_unique<state::IdentityResolver>(run.discovery.get(),
                                                              client != nullptr ? client->config().namespace_name : "");
   std::shared_ptr<ClusterCapabilities> caps;

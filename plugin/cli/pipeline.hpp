@@ -31,6 +31,10 @@ struct RenderedRun {
   std::vector<state::DesiredManifest> manifests;      ///< in the order asked for
 };
 
+/// Scopes of kinds as `client`'s API discovery (cached on disk) tells them: the apiVersion asked for, else
+/// any served version of its group and kind (a stored key may name a version no longer served).
+std::unique_ptr<manifest::ScopeLookup> NewDiscoveryScopes(kube::Client& client);
+
 /// Renders `manifests` (a few at a time), sets each one's defaultNamespace on namespaced kinds (scope
 /// from discovery, else the CRDs of every manifest rendered here, else the built-in table), and keys,
 /// identifies and hashes the objects. `client` may be null (no cluster; the context namespace is then

@@ -21,7 +21,7 @@ nlohmann::json DriftList(const DriftRows& entries) {
   for (const auto& e : entries) {
     items.push_back({{"manifest", e.manifest}, {"drift", state::DriftTypeName(e.type)}, {"key", e.key},
                      {"apiVersion", e.parsed.ApiVersion()}, {"kind", e.parsed.kind},
-                     {"namespace", e.parsed.namespace_name}, {"name", e.parsed.name}, {"hash", state::ShownHash(e.parsed, e.stored_hash)}});
+                     {"namespace", e.namespace_name}, {"name", e.parsed.name}, {"hash", state::ShownHash(e.parsed, e.stored_hash)}});
     if (!e.fields.empty()) items.back()["fields"] = e.fields;
   }
   return print::ListOf(std::move(items));
@@ -38,7 +38,7 @@ void PrintDriftTable(const DriftRows& entries, print::Format format, bool no_hea
   if (wide) t.headers.insert(t.headers.end(), {"STORED-HASH", "FIELDS"});
   for (const auto& e : entries) {
     t.rows.push_back({e.manifest, state::DriftTypeName(e.type), e.parsed.ApiVersion(), e.parsed.kind,
-                      e.parsed.namespace_name, e.parsed.name});
+                      e.namespace_name, e.parsed.name});
     if (wide) t.rows.back().insert(t.rows.back().end(), {state::ShownHash(e.parsed, e.stored_hash), util::Join(e.fields, ",")});
   }
   print::PrintTable(out, t, !no_headers);

@@ -27,6 +27,17 @@ std::vector<std::string> Spellings(const std::string& key, const std::string& ma
   return out;
 }
 
+// The entry `spelled` names in `st`: itself, or, for a key naming the namespace the state recorded as its
+// context namespace, the key without it (as state diff shows a moved object: under its namespace).
+std::string StoredSpelling(const state::ManifestState& st, const std::string& spelled) {
+  if (st.entries.count(spelled) > 0) return spelled;
+  auto parsed = state::ParseStateKey(spelled);
+  if (!parsed || parsed->namespace_name.empty() || parsed->namespace_name != st.metadata.context_namespace) return "";
+  parsed->namespace_name.clear();
+  const std::string plain = parsed->ToString();
+  return st.entries.count(plain) > 0 ? plain : "";
+}
+
 util::Result<std::unique_ptr<state::SyncLock>> Lock(Context& ctx, kube::Client& client, util::Logger& log) {
   state::LockOptions lo = state::DefaultLockOptions();
   return state::SyncLock::Acquire(client, ctx.clock, log, lo);
@@ -48,8 +59,9 @@ util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForge
         if (auto st = state::CheckOrigin(*read, origin); !st) return st;
         states.emplace(manifest, std::move(*read));
       }
-      if (states[manifest].entries.count(spelled) == 0) continue;
-      found[manifest].push_back(spelled);
+      const std::string stored = StoredSpelling(states[manifest], spelled);
+      if (stored.empty()) continue;
+      found[manifest].push_back(stored);
       hit = true;
       break;
     }

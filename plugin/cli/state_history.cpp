@@ -56,7 +56,8 @@ void PrintObjects(const Revision& r, bool wide, bool headers, std::ostream& out)
   for (const auto& o : r.objects) {
     auto k = state::ParseStateKey(o.key);
     const state::StateKey key = k ? *k : state::StateKey{o.manifest, "", "", "", "", o.key};
-    std::vector<std::string> cells = {o.manifest, o.verb, key.ApiVersion(), key.kind, key.namespace_name, key.name};
+    const std::string& ns = o.namespace_name.empty() ? key.namespace_name : o.namespace_name;
+    std::vector<std::string> cells = {o.manifest, o.verb, key.ApiVersion(), key.kind, ns, key.name};
     if (wide) cells.insert(cells.end(), {o.old_hash.substr(0, 12), o.new_hash.substr(0, 12)});
     t.rows.push_back(std::move(cells));
   }

@@ -15,7 +15,8 @@ namespace {
 using Rows = std::vector<StateListRow>;
 
 // `in_file`: the manifests tazuna.yaml names (after -m); empty when it was not read.
-util::Result<Rows> Collect(state::StateStore& store, const std::vector<std::string>& in_file, bool from_cluster) {
+util::Result<Rows> Collect(state::StateStore& store, state::IdentityResolver& ids, const std::vector<std::string>& in_file,
+                           bool from_cluster) {
   std::vector<std::string> names = in_file;
   if (from_cluster) {
     auto all = store.ListManifests();
@@ -31,7 +32,11 @@ util::Result<Rows> Collect(state::StateStore& store, const std::vector<std::stri
     if (!st) return st.error();
     for (const auto& [key, hash] : st->entries) {
       auto parsed = state::ParseStateKey(key);
-      rows.push_back({name, parsed ? *parsed : state::StateKey{}, key, state::ShownHash(key, hash), st->metadata,
+      // A key no request could reach names no namespace but its own.
+      const std::string ns = !parsed                         ? ""
+                             : state::KeyNameProblem(*parsed) ? parsed->namespace_name
+                                                              : ids.ResolveStored(*parsed, st->metadata.context_namespace).namespace_name;
+      rows.push_back({name, parsed ? *parsed : state::StateKey{}, key, state::ShownHash(key, hash), st->metadata, ns,
                       !known.empty() && known.count(name) == 0});
     }
   }
@@ -42,7 +47,7 @@ nlohmann::json RowList(const Rows& rows) {
   std::vector<nlohmann::json> items;
   for (const auto& r : rows) {
     items.push_back({{"manifest", r.manifest}, {"key", r.key_string}, {"apiVersion", r.key.ApiVersion()},
-                     {"kind", r.key.kind}, {"namespace", r.key.namespace_name}, {"name", r.key.name},
+                     {"kind", r.key.kind}, {"namespace", r.namespace_name}, {"name", r.key.name},
                      {"hash", r.hash}, {"lastSyncedAt", r.metadata.last_synced_at},
                      {"gitCommitHash", r.metadata.git_commit_hash}, {"orphaned", r.orphaned}});
   }
@@ -62,7 +67,7 @@ void PrintRowTable(const Rows& rows, print::Format format, bool no_headers, std:
   t.headers = {"MANIFEST", "APIVERSION", "KIND", "NAMESPACE", "NAME", "HASH"};
   if (wide) t.headers.insert(t.headers.end(), {"LAST-SYNCED", "COMMIT", "STATUS"});
   for (const auto& r : rows) {
-    std::vector<std::string> cells = {r.manifest, r.key.ApiVersion(), r.key.kind, r.key.namespace_name, r.key.name,
+    std::vector<std::string> cells = {r.manifest, r.key.ApiVersion(), r.key.kind, r.namespace_name, r.key.name,
                                       wide ? r.hash : r.hash.substr(0, 12)};
     if (wide) {
       cells.insert(cells.end(), {r.metadata.last_synced_at, r.metadata.git_commit_hash.substr(0, 12),
@@ -113,8 +118,11 @@ util::Result<int> StateListOptions::Run(Context& ctx) {
   }
   auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
-  state::StateStore store(*(*session)->client);
-  auto rows = Collect(store, in_file, from_cluster);
+  kube::Client& client = *(*session)->client;
+  state::StateStore store(client);
+  auto scopes = NewDiscoveryScopes(client);
+  state::IdentityResolver ids(scopes.get(), client.config().namespace_name);
+  auto rows = Collect(store, ids, in_file, from_cluster);
   if (!rows) return rows.error();
   printer->Print(*rows, ctx.out);
   return kExitOk;

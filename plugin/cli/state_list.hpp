@@ -19,6 +19,7 @@ struct StateListRow {
   std::string key_string;
   std::string hash;
   state::Metadata metadata;
+  std::string namespace_name;  ///< where the object is: the key's namespace, else the recorded or the context's
   bool orphaned = false;  ///< its manifest is not in tazuna.yaml
 };
 

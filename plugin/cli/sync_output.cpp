@@ -76,7 +76,7 @@ nlohmann::json SyncReportList(const state::SyncReport& report) {
   for (const auto& r : report.results) {
     const state::StateKey k = r.Parsed();
     nlohmann::json j = {{"manifest", r.manifest}, {"key", r.key}, {"apiVersion", k.ApiVersion()},
-                        {"kind", k.kind}, {"namespace", k.namespace_name},
+                        {"kind", k.kind}, {"namespace", r.namespace_name},
                         {"name", k.name}, {"hash", RowHash(r, k)}, {"result", state::VerbName(r.verb)}};
     if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.Error());
     if (!r.note.empty()) j["reason"] = r.note;
@@ -94,7 +94,7 @@ std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::F
     for (const auto& r : report.results) {
       const state::StateKey k = r.Parsed();
       std::string line = r.manifest + "  " + ObjectName(k.group, k.kind, k.name);
-      if (!k.namespace_name.empty()) line += " -n " + k.namespace_name;
+      if (!r.namespace_name.empty()) line += " -n " + r.namespace_name;
       out << line << ' ' << VerbText(r, style) << '\n';
     }
   };
@@ -115,7 +115,7 @@ void PrintSyncProblems(std::ostream& err, const state::SyncReport& report) {
     if (r.verb != Verb::kFailed) continue;
     const state::StateKey k = r.Parsed();
     err << "error: manifest \"" << r.manifest << "\": " << ObjectName(k.group, k.kind, k.name)
-        << (k.namespace_name.empty() ? "" : " -n " + k.namespace_name) << ": " << ObjectErrorText(r.Error()) << '\n';
+        << (r.namespace_name.empty() ? "" : " -n " + r.namespace_name) << ": " << ObjectErrorText(r.Error()) << '\n';
     for (const auto& line : r.Error().detail_lines) err << line << '\n';
   }
   PrintKeptHints(err, report);

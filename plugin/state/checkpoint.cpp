@@ -45,6 +45,11 @@ void Checkpointer::SetOrigin(const std::string& manifest, const Origin& origin) 
   tracked_[manifest].origin = origin;
 }
 
+void Checkpointer::SetContextNamespace(const std::string& manifest, const std::string& context_namespace) {
+  std::lock_guard<std::mutex> lock(mu_);
+  tracked_[manifest].context_namespace = context_namespace;
+}
+
 util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
   std::lock_guard<std::mutex> flush_lock(flush_mu_);
   for (int attempt = 0;; ++attempt) {
@@ -59,6 +64,7 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
       ApplyChanges(snapshot, t.changes);
       if (t.metadata) snapshot.metadata = *t.metadata;  // Write names the shards itself
       if (t.origin) snapshot.metadata.origin = *t.origin;
+      if (t.context_namespace) snapshot.metadata.context_namespace = *t.context_namespace;
       version = t.version;
     }
     if (fence_) {

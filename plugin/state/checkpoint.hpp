@@ -35,6 +35,8 @@ class Checkpointer {
   /// intent flush): the state is this repository's from its first write, whether the sync succeeds or not.
   /// Does not by itself cause a write.
   void SetOrigin(const std::string& manifest, const Origin& origin);
+  /// Every write of `manifest` from now on records `context_namespace` in `_metadata` (as SetOrigin).
+  void SetContextNamespace(const std::string& manifest, const std::string& context_namespace);
   /// Flushes dirty manifests when the interval has passed; no-op while another flush runs.
   util::Status MaybeFlush();
   /// Writes every dirty manifest now.
@@ -50,6 +52,7 @@ class Checkpointer {
     std::map<std::string, std::optional<std::string>> changes; ///< every change of this run
     std::optional<Metadata> metadata;
     std::optional<Origin> origin;  ///< recorded by every write (SetOrigin)
+    std::optional<std::string> context_namespace;  ///< recorded by every write (SetContextNamespace)
     long version = 0;          ///< bumped on every change
     long written_version = 0;  ///< version last written
   };

@@ -70,7 +70,7 @@ std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState&
     if (auto parsed = ParseStateKey(key)) {
       s.parsed = *parsed;
       s.valid = !KeyNameProblem(*parsed);  // a key no request could reach is never resolved nor paired
-      if (s.valid) s.identity = ids.Resolve(*parsed);
+      if (s.valid) s.identity = ids.ResolveStored(*parsed, stored.metadata.context_namespace);
     }
     keys.push_back(std::move(s));
   }
@@ -94,6 +94,29 @@ std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState&
     out.push_back({desired.name, ChangeType::kRemoved, s.key, s.parsed, "", s.hash, "", -1, s.identity, s.valid});
   }
   SortDiff(out);
+  return out;
+}
+
+std::vector<Relocation> RelocateStored(ManifestState& stored, IdentityResolver& ids) {
+  std::vector<Relocation> out;
+  const std::string& recorded = stored.metadata.context_namespace;
+  if (recorded.empty() || recorded == ids.context_namespace()) return out;
+  for (const auto& [key, hash] : stored.entries) {
+    auto parsed = ParseStateKey(key);
+    if (!parsed || !parsed->namespace_name.empty() || KeyNameProblem(*parsed)) continue;
+    StateKey moved = *parsed;
+    moved.namespace_name = ids.ResolveStored(*parsed, recorded).namespace_name;
+    if (!moved.namespace_name.empty()) out.push_back({key, moved.ToString(), hash});  // empty: cluster-scoped
+  }
+  for (auto& r : out) {
+    auto node = stored.entries.extract(r.from);
+    if (auto it = stored.entries.find(r.to); it != stored.entries.end()) {
+      r.hash = it->second;  // both forms were stored: the explicit one stands
+      continue;
+    }
+    node.key() = r.to;
+    stored.entries.insert(std::move(node));
+  }
   return out;
 }
 

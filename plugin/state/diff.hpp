@@ -40,6 +40,22 @@ struct DiffEntry {
 /// moved to another group are paired by PairGroupMoves. Sorted by type, then key.
 std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState& stored, IdentityResolver& ids);
 
+/// A stored entry moved to another key (RelocateStored).
+struct Relocation {
+  std::string from;  ///< the key as stored (no namespace segment)
+  std::string to;    ///< the same object's key with its namespace segment
+  std::string hash;  ///< the entry's value under `to`
+};
+
+/// Keys without a namespace segment of namespaced objects went to the context namespace the state
+/// recorded (Metadata::context_namespace). When this run's context namespace is another one, each such
+/// entry moves, in `stored`, to the key naming its recorded namespace (the Go tool's 6-part form, which
+/// it reads literally), so that it stays the object it was: Diff then shows the object moving (added in
+/// the new namespace, removed from the old one, pruned only with --prune). A key already stored in that
+/// form keeps its own entry. Returns the moves for the sync to record; none when the state recorded no
+/// namespace (the Go tool's) or the same one.
+std::vector<Relocation> RelocateStored(ManifestState& stored, IdentityResolver& ids);
+
 /// Sorts entries of several manifests by type, then key (the Go tool's order).
 void SortDiff(std::vector<DiffEntry>& entries);
 

@@ -79,7 +79,8 @@ util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredM
         return util::MakeError(util::ErrorKind::kInput, util::StrCat("invalid state key ", util::Quote(key), ": ", *problem));
       }
     }
-    identities.push_back(parsed ? std::optional<ObjectIdentity>(ids.Resolve(*parsed)) : std::nullopt);
+    identities.push_back(parsed ? std::optional<ObjectIdentity>(ids.ResolveStored(*parsed, stored.metadata.context_namespace))
+                                : std::nullopt);
   }
   std::vector<DriftEntry> out;
   std::optional<util::Error> failure;
@@ -94,8 +95,8 @@ util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredM
     if (!result) {
       if (!failure) failure = result.error();
     } else if (*result) {
-      out.push_back({desired.name, (*result)->type, entries[i].first, *parsed, entries[i].second,
-                     std::move((*result)->fields)});
+      out.push_back({desired.name, (*result)->type, entries[i].first, *parsed, identities[i]->namespace_name,
+                     entries[i].second, std::move((*result)->fields)});
     }
   });
   if (failure) return *failure;

@@ -23,6 +23,7 @@ struct DriftEntry {
   DriftType type = DriftType::kDrifted;
   std::string key;
   StateKey parsed;
+  std::string namespace_name;  ///< where the object is (the key's, the recorded or the context's); empty: cluster-scoped
   std::string stored_hash;
   /// The fields of the take-over: those a sync removes (live-drifted) or an earlier tool left
   /// (live-leftover), as DescribeFieldPath writes them. Empty for other drift.

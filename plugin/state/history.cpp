@@ -37,6 +37,7 @@ json ObjectJson(const RevisionObject& o) {
   json j = {{"manifest", o.manifest}, {"key", o.key}, {"verb", o.verb}};
   if (!o.old_hash.empty()) j["oldHash"] = o.old_hash;
   if (!o.new_hash.empty()) j["newHash"] = o.new_hash;
+  if (!o.namespace_name.empty()) j["namespace"] = o.namespace_name;
   return j;
 }
 
@@ -67,7 +68,7 @@ util::Result<Revision> ParseRevision(const json& j) {
       // A record an older version wrote may hold a Secret's plain hash as its old one: never shown.
       const std::string key = o.at("key").get<std::string>();
       r.objects.push_back({o.at("manifest").get<std::string>(), key, o.at("verb").get<std::string>(),
-                           ShownHash(key, o.value("oldHash", "")), o.value("newHash", "")});
+                           ShownHash(key, o.value("oldHash", "")), o.value("newHash", ""), o.value("namespace", "")});
     }
     r.objects_omitted = j.value("objectsOmitted", size_t{0});
     r.plan_digest = j.value("planDigest", "");
@@ -145,8 +146,10 @@ void RecordOutcome(Revision& r, const SyncReport& report, const std::vector<Sync
     ++r.counts[row.manifest][VerbName(row.verb)];
     if (row.verb == Verb::kUnchanged) continue;
     const auto old = old_hashes.find({row.manifest, row.key});
+    const auto parsed = ParseStateKey(row.key);
+    const bool key_names_it = !parsed || parsed->namespace_name == row.namespace_name;
     r.objects.push_back({row.manifest, row.key, VerbName(row.verb), old == old_hashes.end() ? "" : old->second,
-                         Applied(row.verb) ? row.hash : ""});
+                         Applied(row.verb) ? row.hash : "", key_names_it ? "" : row.namespace_name});
   }
   const bool too_many = r.objects.size() > kMaxRecordedObjects;
   if (too_many || RevisionToJson(r).dump().size() > kMaxRecordBytes) {

@@ -50,6 +50,7 @@ struct RevisionObject {
   std::string verb;      ///< VerbName
   std::string old_hash;  ///< recorded before the sync (empty for added objects)
   std::string new_hash;  ///< applied (empty for deletes and objects not applied)
+  std::string namespace_name;  ///< where the object is, when its key names no namespace (SyncResult::namespace_name)
   bool operator==(const RevisionObject&) const = default;
 };
 

@@ -42,10 +42,10 @@ std::optional<bool> IdentityResolver::IsNamespaced(const std::string& api_versio
   return answer;
 }
 
-ObjectIdentity IdentityResolver::Resolve(const StateKey& key) {
+ObjectIdentity IdentityResolver::Resolve(const StateKey& key, const std::string& default_namespace) {
   ObjectIdentity id{key.group, key.kind, "", key.name};
   if (IsNamespaced(key.ApiVersion(), key.kind).value_or(true)) {
-    id.namespace_name = key.namespace_name.empty() ? context_namespace_ : key.namespace_name;
+    id.namespace_name = key.namespace_name.empty() ? default_namespace : key.namespace_name;
   }
   return id;
 }

@@ -45,12 +45,19 @@ class IdentityResolver : public manifest::ScopeLookup {
   /// Learns the scopes declared by CustomResourceDefinitions among `objects`.
   void AddCrds(const std::vector<nlohmann::json>& objects);
   /// The identity of `key` (its manifest is ignored).
-  ObjectIdentity Resolve(const StateKey& key);
+  ObjectIdentity Resolve(const StateKey& key) { return Resolve(key, context_namespace_); }
+  /// The identity of a stored `key` of a state whose `_metadata` recorded `recorded_namespace` as the
+  /// namespace its namespace-less objects went to (Metadata::context_namespace); empty: the context's.
+  ObjectIdentity ResolveStored(const StateKey& key, const std::string& recorded_namespace) {
+    return Resolve(key, recorded_namespace.empty() ? context_namespace_ : recorded_namespace);
+  }
   /// true namespaced, false cluster-scoped, nullopt when no source knows the kind.
   std::optional<bool> IsNamespaced(const std::string& api_version, const std::string& kind) override;
   const std::string& context_namespace() const { return context_namespace_; }
 
  private:
+  ObjectIdentity Resolve(const StateKey& key, const std::string& default_namespace);
+
   manifest::ScopeLookup* discovery_;
   std::string context_namespace_;
   std::mutex mu_;

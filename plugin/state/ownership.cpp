@@ -174,7 +174,7 @@ util::Status ReleaseTaken(StateStore& store, IdentityResolver& ids, const SyncRe
     size_t before = state->entries.size();
     for (auto it = state->entries.begin(); it != state->entries.end();) {
       auto key = ParseStateKey(it->first);
-      it = key && identities.count(ids.Resolve(*key)) > 0 ? state->entries.erase(it) : std::next(it);
+      it = key && identities.count(ids.ResolveStored(*key, state->metadata.context_namespace)) > 0 ? state->entries.erase(it) : std::next(it);
     }
     if (state->entries.size() == before || !state->exists()) continue;
     if (auto st = store.Write(*state); !st) return st.error().WithContext("release taken objects of manifest " + util::Quote(manifest));

@@ -54,7 +54,8 @@ util::Result<std::vector<SyncInput>> PlanSync(StateStore& store, kube::Client& c
   for (auto& d : desired) {
     auto stored = store.Read(d.name);
     if (!stored) return stored.error();
-    SyncInput in{std::move(d), std::move(*stored), {}};
+    SyncInput in{std::move(d), std::move(*stored), {}, {}, ids.context_namespace()};
+    in.relocations = RelocateStored(in.stored, ids);
     in.diff = Diff(in.desired, in.stored, ids);
     PairGroupMoves(client, in.diff);
     inputs.push_back(std::move(in));

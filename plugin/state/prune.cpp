@@ -297,7 +297,7 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
   for (const auto& in : inputs) {
     for (auto it = in.diff.rbegin(); it != in.diff.rend(); ++it) {
       if (it->type != ChangeType::kRemoved) continue;
-      PruneTask t{&*it, &in.stored, in.desired.objects.empty(), MakeResult(it->manifest, it->key, Verb::kKept, it->old_hash)};
+      PruneTask t{&*it, &in.stored, in.desired.objects.empty(), MakeResult(it->manifest, it->key, it->identity.namespace_name, Verb::kKept, it->old_hash)};
       if (run.Screen(t, failed_applies)) {
         ranks[PruneRank(it->parsed)].push_back(std::move(t));
       } else {

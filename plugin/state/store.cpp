@@ -5,6 +5,7 @@
 #include <set>
 
 #include "kube/settled_write.hpp"
+#include "manifest/names.hpp"
 #include "state/applyset.hpp"
 #include "state/state_key.hpp"
 #include "util/json_get.hpp"
@@ -62,6 +63,7 @@ std::string EncodeMetadata(const Metadata& m) {
     for (size_t i = 0; i < m.taken_from.size(); ++i) out += (i == 0 ? "" : ",") + origin_json(m.taken_from[i]);
     out += "]";
   }
+  if (!m.context_namespace.empty()) out += ",\"contextNamespace\":" + json(m.context_namespace).dump();
   return out + "}";
 }
 
@@ -95,12 +97,18 @@ util::Status ParseMetadata(const std::string& configmap, const std::string& text
   if (doc.is_discarded() || !doc.is_object()) {
     return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata is not a JSON object"));
   }
-  for (auto [field, out] : {std::pair{"gitCommitHash", &m.git_commit_hash}, std::pair{"lastSyncedAt", &m.last_synced_at}}) {
+  for (auto [field, out] : {std::pair{"gitCommitHash", &m.git_commit_hash}, std::pair{"lastSyncedAt", &m.last_synced_at},
+                            std::pair{"contextNamespace", &m.context_namespace}}) {
     const json value = doc.value(field, json());
     if (!value.is_null() && !value.is_string()) {
       return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata ", field, " is not a string"));
     }
     *out = value.is_string() ? value.get<std::string>() : "";
+  }
+  if (!m.context_namespace.empty()) {  // it becomes a path segment of requests: never trusted as read
+    if (auto problem = manifest::NamespaceProblem(m.context_namespace)) {
+      return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata contextNamespace: ", *problem));
+    }
   }
   const auto origin_of = [](const json& o) {
     const json repository = o.value("repository", json()), path = o.value("path", json());

@@ -49,6 +49,11 @@ struct Metadata {
   /// Origins this state was taken over from (`state takeover`), oldest first: objects they marked are
   /// this state's too. Omitted from JSON when empty.
   std::vector<Origin> taken_from;
+  /// Where this state's objects that name no namespace went: the context namespace (-n or the
+  /// kubeconfig's) of the sync that wrote it. Every namespaced object under a key without a namespace
+  /// segment is there (or pending). Omitted from JSON when empty (the Go tool's states, which leave
+  /// it to the context namespace of each run).
+  std::string context_namespace;
   bool operator==(const Metadata&) const = default;
 };
 
@@ -74,7 +79,7 @@ std::string ConfigMapName(const std::string& manifest);
 /// Manifest names never contain '.', so a shard never collides with another manifest's ConfigMap.
 std::string ShardName(const std::string& manifest, const std::string& generation, int index);
 /// The Go tool's `_metadata` JSON: {"gitCommitHash":"...","lastSyncedAt":"..."}, then when set
-/// "origin":{"path":"...","repository":"..."} and "shards":[...].
+/// "origin":{"path":"...","repository":"..."}, "shards":[...], "takenFrom":[...] and "contextNamespace":"...".
 std::string EncodeMetadata(const Metadata& metadata);
 /// Builds the `data` maps for a state: the base first, then spill shards named ShardName(manifest,
 /// generation, i), each under kShardBytes. The base's `_metadata` names the shards.

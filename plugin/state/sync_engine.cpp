@@ -101,6 +101,19 @@ bool WaitsAfterLayer(const std::vector<SyncInput>& inputs, const std::vector<siz
 
 }  // namespace
 
+// What every state write of `in`'s manifest records from the first on, even if this sync fails later:
+// the repository it is managed from, the context namespace, and the stored entries RelocateStored moved
+// (written before anything is applied in the new context namespace).
+void SyncEngine::Record(const SyncInput& in, const SyncOptions& o, Checkpointer& cp) {
+  const std::string& name = in.desired.name;
+  if (!o.origin.empty()) cp.SetOrigin(name, o.origin);
+  if (!in.context_namespace.empty()) cp.SetContextNamespace(name, in.context_namespace);
+  for (const auto& r : in.relocations) {
+    cp.Set(name, r.from, std::nullopt);
+    cp.Set(name, r.to, r.hash);
+  }
+}
+
 void SyncEngine::Tick() {
   const size_t done = ++done_;
   if (progress_) progress_(done, total_);
@@ -332,7 +345,7 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
       for (const auto& e : in.diff) {
         if (!IsApply(e) || static_cast<int>(PhaseOf(e.parsed)) != phase) continue;
         applied.push_back(Task{&e, &in.desired.objects[e.object_index].object,
-                               MakeResult(e.manifest, e.key, Verb::kFailed, e.new_hash), {}});
+                               MakeResult(e.manifest, e.key, e.identity.namespace_name, Verb::kFailed, e.new_hash), {}});
         // Record intent before the object can exist: an empty hash reads back as "modified", so a
         // run killed after this point re-applies it (or prunes it) instead of forgetting it.
         if (e.type == ChangeType::kAdded && o.dry_run == kube::DryRun::kNone) cp.Set(e.manifest, e.key, "");
@@ -370,7 +383,7 @@ void SyncEngine::SkipLayer(const std::vector<SyncInput>& inputs, const std::vect
   for (size_t idx : layer) {
     for (const auto& e : inputs[idx].diff) {
       if (!IsApply(e)) continue;
-      out.push_back(MakeResult(e.manifest, e.key, Verb::kSkipped, e.new_hash));
+      out.push_back(MakeResult(e.manifest, e.key, e.identity.namespace_name, Verb::kSkipped, e.new_hash));
       out.back().note = "an earlier dependsOn layer failed";
       Tick();
     }
@@ -395,8 +408,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   for (auto& in : inputs) {
     cp.Track(in.stored);
     stored_meta_[in.desired.name] = &in.stored.metadata;
-    // The state is this repository's from its first write on, even if this sync fails later.
-    if (o.dry_run == kube::DryRun::kNone && !o.origin.empty()) cp.SetOrigin(in.desired.name, o.origin);
+    if (o.dry_run == kube::DryRun::kNone) Record(in, o, cp);
   }
   applied_kinds_.clear();
   unchanged_rows_.clear();
@@ -424,7 +436,9 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
     }
     for (size_t i = 0; i < in.desired.objects.size(); ++i) {
       const DesiredObject& d = in.desired.objects[i];
-      if (!touched[i] && unchanged_rows_.count(d.key_string) == 0) report.results.push_back(MakeResult(in.desired.name, d.key_string, Verb::kUnchanged, d.hash));
+      if (!touched[i] && unchanged_rows_.count(d.key_string) == 0) {
+        report.results.push_back(MakeResult(in.desired.name, d.key_string, d.identity.namespace_name, Verb::kUnchanged, d.hash));
+      }
     }
   }
   for (const auto& r : report.results) {
@@ -434,7 +448,8 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
   if (o.dry_run == kube::DryRun::kNone) {
     if (report.failed == 0 && report.refused == 0) {
       for (const auto& in : inputs) {
-        Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), o.origin, {}, in.stored.metadata.taken_from};
+        Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), o.origin, {}, in.stored.metadata.taken_from,
+                      in.context_namespace};
         if (meta.origin.empty()) meta.origin = in.stored.metadata.origin;
         cp.SetMetadata(in.desired.name, meta);
       }

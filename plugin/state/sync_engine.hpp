@@ -40,6 +40,7 @@ struct SyncResult {
   std::string manifest;
   std::string key;
   std::string hash;
+  std::string namespace_name;  ///< where the object is (the key's namespace, else the context's); empty: cluster-scoped
   std::string note;  ///< why, for kept, skipped and some deletes ("not managed by tazuna")
   Verb verb = Verb::kUnchanged;
   bool forgettable = false;  ///< kept while its state entry stays: `state forget` is the way out
@@ -57,11 +58,13 @@ struct SyncResult {
   }
 };
 
-/// A row for `key` of `manifest` with `verb` and `hash`; everything else empty.
-inline SyncResult MakeResult(std::string manifest, std::string key, Verb verb, std::string hash) {
+/// A row for `key` of `manifest`, an object in `namespace_name`, with `verb` and `hash`; everything else empty.
+inline SyncResult MakeResult(std::string manifest, std::string key, std::string namespace_name, Verb verb,
+                             std::string hash) {
   SyncResult r;
   r.manifest = std::move(manifest);
   r.key = std::move(key);
+  r.namespace_name = std::move(namespace_name);
   r.verb = verb;
   r.hash = std::move(hash);
   return r;
@@ -146,8 +149,10 @@ struct SyncOptions {
 /// One manifest to sync: its render, its state as read, and the diff between them.
 struct SyncInput {
   DesiredManifest desired;
-  ManifestState stored;
+  ManifestState stored;  ///< as read, with RelocateStored's moves made
   std::vector<DiffEntry> diff;
+  std::vector<Relocation> relocations;  ///< recorded by the sync's first state write
+  std::string context_namespace;        ///< recorded in `_metadata` by every state write of the sync
 };
 
 /// Progress: objects done out of total.
@@ -227,6 +232,7 @@ class SyncEngine {
   struct PruneTask;
   class PruneRun;
   void Tick();
+  void Record(const SyncInput& in, const SyncOptions& o, Checkpointer& cp);
   /// Records the first error that stops the run (a lost lock, a state write that failed).
   void Abort(const util::Error& error);
   /// The stop reason, once Abort was called.

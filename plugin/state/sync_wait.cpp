@@ -187,7 +187,7 @@ size_t SyncEngine::RowOf(PlannedWait& plan, size_t i, std::vector<SyncResult>& o
   WaitItem& item = plan.items[i];
   Waited& w = plan.objects[i];
   if (item.row != kNoRow) return item.row;
-  out.push_back(MakeResult(item.manifest, w.state_key, Verb::kUnchanged, w.desired->hash));
+  out.push_back(MakeResult(item.manifest, w.state_key, w.desired->identity.namespace_name, Verb::kUnchanged, w.desired->hash));
   unchanged_rows_.insert(w.desired->key_string);
   item.row = out.size() - 1;
   return item.row;
@@ -262,7 +262,7 @@ void SyncEngine::ApplyMissing(PlannedWait& plan, size_t i, const LayerRun& run, 
   SyncOptions again = o;
   again.live_owners.erase(d.identity);
   again.unknown_owners.insert(d.identity);
-  Task t{&e, &object, MakeResult(item.manifest, w.state_key, Verb::kFailed, d.hash), {}};
+  Task t{&e, &object, MakeResult(item.manifest, w.state_key, d.identity.namespace_name, Verb::kFailed, d.hash), {}};
   ++total_;
   ApplyOne(t, run.cp, again);
   w.reapplied = true;

@@ -8,7 +8,7 @@ namespace tazuna::cli {
 
 TEST_CASE("sync summary: the 429s met and the lowest concurrency follow the counts when the server throttled") {
   state::SyncReport report;
-  report.results.push_back(state::MakeResult("m", "m//v1/ConfigMap/ns/a", state::Verb::kCreated, "h"));
+  report.results.push_back(state::MakeResult("m", "m//v1/ConfigMap/ns/a", "", state::Verb::kCreated, "h"));
   report.state_writes = 3;
   report.concurrency = 32;
   std::ostringstream quiet;

@@ -56,6 +56,7 @@ TEST_CASE("checkpoint: a conflicting writer is merged, not overwritten") {
   start.objects = {{"tazuna-state-m", "1"}};
   cp.Track(start);
   cp.Set("m", "m//v1/ConfigMap/mine", "ours");
+  cp.SetContextNamespace("m", "team-b");
   REQUIRE(cp.FlushAll());
   auto put = std::find_if(transport.requests.rbegin(), transport.requests.rend(),
                           [](const auto& r) { return r.method == "PUT"; });
@@ -65,6 +66,8 @@ TEST_CASE("checkpoint: a conflicting writer is merged, not overwritten") {
   CHECK(body["metadata"]["resourceVersion"] == "2");  // conditional on the state it re-read
   CHECK(body["data"]["m____v1__ConfigMap__other"] == theirs);
   CHECK(body["data"]["m____v1__ConfigMap__mine"] == R"({"contentHash":"ours"})");
+  // The context namespace is recorded by the write made after the merge too.
+  CHECK(nlohmann::json::parse(body["data"]["_metadata"].get<std::string>())["contextNamespace"] == "team-b");
   CHECK(cp.writes() == 1);
 }
 

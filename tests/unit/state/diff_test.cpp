@@ -128,3 +128,59 @@ TEST_CASE("diff: a Secret whose hash needs a key never reads as unchanged") {
 }
 
 }  // namespace tazuna::state
+
+namespace tazuna::state {
+
+TEST_CASE("relocate: namespace-less keys of a state recorded in another context namespace move to 6-part keys") {
+  ManifestState s;
+  s.metadata.context_namespace = "old";  // the context namespace is "ctx"
+  s.entries = {{"m//v1/ConfigMap/cm", "h1"},                                   // namespaced: moves
+               {"m/rbac.authorization.k8s.io/v1/ClusterRole/admin", "h2"},    // cluster-scoped: stays
+               {"m//v1/ConfigMap/team/explicit", "h3"},                        // names its namespace: stays
+               {"m//v1/Secret/both", "h4"}, {"m//v1/Secret/old/both", "h5"},  // both forms stored
+               {"m//v1/ConfigMap/x?dryRun=All", "h6"}};                        // unreachable: never a request
+  const auto moves = RelocateStored(s, Ids());
+  REQUIRE(moves.size() == 2);
+  CHECK(moves[0].from == "m//v1/ConfigMap/cm");
+  CHECK(moves[0].to == "m//v1/ConfigMap/old/cm");
+  CHECK(moves[0].hash == "h1");
+  CHECK(moves[1].from == "m//v1/Secret/both");
+  CHECK(moves[1].hash == "h5");  // the explicit key's own entry stands
+  CHECK(s.entries == std::map<std::string, std::string>{{"m//v1/ConfigMap/old/cm", "h1"},
+                                                        {"m/rbac.authorization.k8s.io/v1/ClusterRole/admin", "h2"},
+                                                        {"m//v1/ConfigMap/team/explicit", "h3"},
+                                                        {"m//v1/Secret/old/both", "h5"},
+                                                        {"m//v1/ConfigMap/x?dryRun=All", "h6"}});
+}
+
+TEST_CASE("relocate: nothing moves for the same namespace or a state that recorded none (the Go tool's)") {
+  ManifestState s;
+  s.entries = {{"m//v1/ConfigMap/cm", "h1"}};
+  CHECK(RelocateStored(s, Ids()).empty());
+  s.metadata.context_namespace = "ctx";
+  CHECK(RelocateStored(s, Ids()).empty());
+  CHECK(s.entries.count("m//v1/ConfigMap/cm") == 1);
+}
+
+// The diff of one ConfigMap `cm` rendered into `ns` ("" : none) against a state synced with -n old that
+// recorded it under the namespace-less key; the context namespace is now ctx.
+std::vector<DiffEntry> DiffAfterContextChange(const std::string& ns) {
+  DesiredManifest d{"m", false, {Obj("m", "v1", "ConfigMap", ns, "cm", "h1")}};
+  ManifestState s;
+  s.metadata.context_namespace = "old";
+  s.entries = {{"m//v1/ConfigMap/cm", "h1"}};
+  RelocateStored(s, Ids());
+  return Diff(d, s, Ids());
+}
+
+TEST_CASE("diff: an object whose namespace came from a context namespace that changed is a move") {
+  const auto moved = DiffAfterContextChange("");
+  CHECK(Rows(moved) == "added m//v1/ConfigMap/cm\nremoved m//v1/ConfigMap/old/cm\n");
+  CHECK(moved[0].identity.namespace_name == "ctx");
+  CHECK(moved[1].identity.namespace_name == "old");
+  CHECK(moved[1].old_hash == "h1");
+  // Rendered into the namespace the state recorded: the same object, unchanged under the moved key.
+  CHECK(DiffAfterContextChange("old").empty());
+}
+
+}  // namespace tazuna::state

@@ -22,7 +22,8 @@ Revision Sample() {
   r.selection = {"prod", {"net"}, {"web"}};
   r.manifests = {"web"};
   r.counts = {{"web", {{"created", 2}, {"deleted", 1}, {"unchanged", 5}}}};
-  r.objects = {{"web", "web//v1/ConfigMap/default/a", "created", "", "aa"}};
+  r.objects = {{"web", "web//v1/ConfigMap/default/a", "created", "", "aa", ""},
+               {"web", "web//v1/ConfigMap/b", "created", "", "bb", "team-b"}};  // where a namespace-less key went
   r.plan_digest = "sha256:ff";
   r.lock_holder = "host-1-abc";
   return r;
@@ -39,7 +40,7 @@ SyncInput Input(const std::string& manifest, std::vector<DiffEntry> diff) {
 SyncReport Created(int n) {
   SyncReport report;
   for (int i = 0; i < n; ++i) {
-    report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/object-" + std::to_string(i),
+    report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/object-" + std::to_string(i), "",
                                         Verb::kCreated, std::string(64, 'a')));
   }
   return report;
@@ -83,18 +84,18 @@ TEST_CASE("history: RecordOutcome counts every verb and lists changed objects wi
   removed.key = "web//v1/ConfigMap/default/b";
   removed.old_hash = "old-b";
   SyncReport report;
-  report.results.push_back(MakeResult("web", modified.key, Verb::kConfigured, "new-a"));
-  report.results.push_back(MakeResult("web", removed.key, Verb::kDeleted, "old-b"));
-  report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/c", Verb::kUnchanged, "c"));
-  report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/d", Verb::kCreated, "new-d"));
+  report.results.push_back(MakeResult("web", modified.key, "", Verb::kConfigured, "new-a"));
+  report.results.push_back(MakeResult("web", removed.key, "", Verb::kDeleted, "old-b"));
+  report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/c", "", Verb::kUnchanged, "c"));
+  report.results.push_back(MakeResult("web", "web//v1/ConfigMap/default/d", "", Verb::kCreated, "new-d"));
   Revision r;
   RecordOutcome(r, report, {Input("web", {modified, removed}), Input("idle", {})});
   CHECK(r.counts == std::map<std::string, std::map<std::string, int>>{
                         {"web", {{"configured", 1}, {"deleted", 1}, {"unchanged", 1}, {"created", 1}}}, {"idle", {}}});
   CHECK(r.objects == std::vector<RevisionObject>{
-                         {"web", modified.key, "configured", "old-a", "new-a"},
-                         {"web", removed.key, "deleted", "old-b", ""},
-                         {"web", "web//v1/ConfigMap/default/d", "created", "", "new-d"}});
+                         {"web", modified.key, "configured", "old-a", "new-a", ""},
+                         {"web", removed.key, "deleted", "old-b", "", ""},
+                         {"web", "web//v1/ConfigMap/default/d", "created", "", "new-d", ""}});
   CHECK(r.objects_omitted == 0);
   CHECK(ChangeSummary(r) == "1 created, 1 configured, 1 deleted");
 }

@@ -7,14 +7,14 @@
 namespace tazuna::state {
 
 TEST_CASE("store: _metadata is written in the Go tool's byte form") {
-  CHECK(EncodeMetadata({"abc", "2026-01-02T03:04:05Z", {}, {}, {}}) ==
+  CHECK(EncodeMetadata({"abc", "2026-01-02T03:04:05Z", {}, {}, {}, ""}) ==
         R"({"gitCommitHash":"abc","lastSyncedAt":"2026-01-02T03:04:05Z"})");
-  CHECK(EncodeMetadata({"", "t", {}, {"tazuna-state-m.0a1b2c3d.1"}, {}}) ==
+  CHECK(EncodeMetadata({"", "t", {}, {"tazuna-state-m.0a1b2c3d.1"}, {}, ""}) ==
         R"({"gitCommitHash":"","lastSyncedAt":"t","shards":["tazuna-state-m.0a1b2c3d.1"]})");
 }
 
 TEST_CASE("store: the origin follows the Go fields, which stay first") {
-  CHECK(EncodeMetadata({"c", "t", {"github.com/org/platform", "clusters/prod/tazuna.yaml"}, {}, {}}) ==
+  CHECK(EncodeMetadata({"c", "t", {"github.com/org/platform", "clusters/prod/tazuna.yaml"}, {}, {}, ""}) ==
         R"({"gitCommitHash":"c","lastSyncedAt":"t","origin":{"path":"clusters/prod/tazuna.yaml","repository":"github.com/org/platform"}})");
   ManifestState back;
   REQUIRE(ParseData("tazuna-state-m",
@@ -23,7 +23,7 @@ TEST_CASE("store: the origin follows the Go fields, which stay first") {
 }
 
 TEST_CASE("store: the origins a state was taken over from come last and read back") {
-  const Metadata m{"c", "t", {"git.example/b", "tazuna.yaml"}, {}, {{"git.example/a", "x/tazuna.yaml"}}};
+  const Metadata m{"c", "t", {"git.example/b", "tazuna.yaml"}, {}, {{"git.example/a", "x/tazuna.yaml"}}, ""};
   const std::string text = EncodeMetadata(m);
   CHECK(text == R"({"gitCommitHash":"c","lastSyncedAt":"t","origin":{"path":"tazuna.yaml","repository":"git.example/b"},)"
                 R"("takenFrom":[{"path":"x/tazuna.yaml","repository":"git.example/a"}]})");
@@ -36,8 +36,24 @@ TEST_CASE("store: the origins a state was taken over from come last and read bac
   CHECK(st.error().message == "configmap tazuna-state-m: _metadata takenFrom is not a list");
 }
 
+TEST_CASE("store: the context namespace comes last, reads back, and must be a namespace name") {
+  Metadata m{"c", "t", {}, {}, {}, "team-b"};
+  const std::string text = EncodeMetadata(m);
+  CHECK(text == R"({"gitCommitHash":"c","lastSyncedAt":"t","contextNamespace":"team-b"})");
+  ManifestState back;
+  REQUIRE(ParseData("tazuna-state-m", {{"_metadata", text}}, back));
+  CHECK(back.metadata == m);
+  for (const char* bad : {R"({"contextNamespace":"../x"})", R"({"contextNamespace":"a/b"})", R"({"contextNamespace":7})"}) {
+    ManifestState out;
+    CAPTURE(bad);
+    const auto st = ParseData("tazuna-state-m", {{"_metadata", bad}}, out);
+    REQUIRE_FALSE(st);
+    CHECK(st.error().message.find("_metadata contextNamespace") != std::string::npos);
+  }
+}
+
 TEST_CASE("store: small state is one ConfigMap with encoded keys and Go entry values") {
-  const auto shards = BuildShards("web", {{"web//v1/ConfigMap/ns/a", std::string(64, 'a')}}, {"c", "t", {}, {}, {}}, "g");
+  const auto shards = BuildShards("web", {{"web//v1/ConfigMap/ns/a", std::string(64, 'a')}}, {"c", "t", {}, {}, {}, ""}, "g");
   REQUIRE(shards.size() == 1);
   CHECK(shards[0].at("web____v1__ConfigMap__ns__a") == R"({"contentHash":")" + std::string(64, 'a') + R"("})");
   CHECK(shards[0].at("_metadata") == R"({"gitCommitHash":"c","lastSyncedAt":"t"})");
@@ -49,7 +65,7 @@ TEST_CASE("store: large state spills into shards under the size limit and parses
     entries["m//v1/ConfigMap/ns/object-with-a-long-enough-name-" + std::to_string(i)] = std::string(64, 'f');
   }
   entries["m//v1/ConfigMap/ns/" + std::string(300, 'x')] = std::string(64, 'e');  // over 253 bytes
-  const auto shards = BuildShards("m", entries, {"c", "t", {}, {}, {}}, "0a1b2c3d");
+  const auto shards = BuildShards("m", entries, {"c", "t", {}, {}, {}, ""}, "0a1b2c3d");
   CHECK(shards.size() >= 2);
   ManifestState back;
   for (size_t i = 0; i < shards.size(); ++i) {
