@@ -27,12 +27,14 @@ std::vector<std::string> Spellings(const std::string& key, const std::string& ma
   return out;
 }
 
-// The entry `spelled` names in `st`: itself, or, for a key naming the namespace the state recorded as its
-// context namespace, the key without it (as state diff shows a moved object: under its namespace).
-std::string StoredSpelling(const state::ManifestState& st, const std::string& spelled) {
+// The entry `spelled` names in `st`: itself, or, for a namespaced kind (as `scopes` knows it) and a key
+// naming the namespace the state recorded as its context namespace, the key without it (as state diff
+// shows a moved object: under its namespace).
+std::string StoredSpelling(const state::ManifestState& st, const std::string& spelled, manifest::ScopeLookup& scopes) {
   if (st.entries.count(spelled) > 0) return spelled;
   auto parsed = state::ParseStateKey(spelled);
   if (!parsed || parsed->namespace_name.empty() || parsed->namespace_name != st.metadata.context_namespace) return "";
+  if (scopes.IsNamespaced(parsed->ApiVersion(), parsed->kind) != true) return "";
   parsed->namespace_name.clear();
   const std::string plain = parsed->ToString();
   return st.entries.count(plain) > 0 ? plain : "";
@@ -43,8 +45,8 @@ util::Result<std::unique_ptr<state::SyncLock>> Lock(Context& ctx, kube::Client& 
   return state::SyncLock::Acquire(client, ctx.clock, log, lo);
 }
 
-util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForgetOptions& o,
-                        const state::Origin& origin) {
+util::Status ForgetKeys(Context& ctx, state::StateStore& store, manifest::ScopeLookup& scopes,
+                        const StateForgetOptions& o, const state::Origin& origin) {
   const std::string only = o.file.manifests.empty() ? "" : o.file.manifests.front();
   std::map<std::string, state::ManifestState> states;
   std::map<std::string, std::vector<std::string>> found;  // manifest -> keys to erase
@@ -59,7 +61,7 @@ util::Status ForgetKeys(Context& ctx, state::StateStore& store, const StateForge
         if (auto st = state::CheckOrigin(*read, origin); !st) return st;
         states.emplace(manifest, std::move(*read));
       }
-      const std::string stored = StoredSpelling(states[manifest], spelled);
+      const std::string stored = StoredSpelling(states[manifest], spelled, scopes);
       if (stored.empty()) continue;
       found[manifest].push_back(stored);
       hit = true;
@@ -142,7 +144,8 @@ util::Result<int> StateForgetOptions::Run(Context& ctx) {
   if (!lock) return lock.error();
   state::StateStore store = NewStateStore(client);
   const state::Origin origin = FindOrigin(ctx, file.file, &(*session)->log);
-  const auto st = orphaned ? ForgetOrphaned(ctx, store, *selection, origin) : ForgetKeys(ctx, store, *this, origin);
+  const auto scopes = NewDiscoveryScopes(client);
+  const auto st = orphaned ? ForgetOrphaned(ctx, store, *selection, origin) : ForgetKeys(ctx, store, *scopes, *this, origin);
   if (!st) return st.error();
   return kExitOk;
 }

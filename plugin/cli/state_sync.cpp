@@ -258,6 +258,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
                                            "nothing of it; review its kept rows before the next sync --prune"));
     }
   }
+  if (so.dry_run == kube::DryRun::kNone) state::ConfirmContextNamespaces(client, *run->identities, *inputs, (*session)->log);
   if (auto st = CheckPlanUnderLock(plan, client, (*session)->log, *inputs); !st) return st.error();
   std::unique_ptr<SyncHistory> history;  // created before the first write, so a killed sync leaves its record
   if (so.dry_run == kube::DryRun::kNone) {

@@ -57,8 +57,8 @@ void PrintKeptHints(std::ostream& err, const state::SyncReport& report) {
     if (r.verb == Verb::kFailed) {
       err << "hint: that state entry names no object a request can reach; to drop it: " << forget << '\n';
     } else {
-      err << "hint: " << ObjectName(k.group, k.kind, k.name) << " is not managed by tazuna; to stop tracking it: "
-          << forget << '\n';
+      err << "hint: " << ObjectName(k.group, k.kind, k.name) << (r.namespace_name.empty() ? "" : " -n " + r.namespace_name)
+          << " is not managed by tazuna; to stop tracking it: " << forget << '\n';
     }
   }
 }

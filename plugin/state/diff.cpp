@@ -4,6 +4,8 @@
 #include <map>
 #include <tuple>
 
+#include "util/strings.hpp"
+
 namespace tazuna::state {
 
 const char* ChangeTypeName(ChangeType type) {
@@ -70,7 +72,9 @@ std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState&
     if (auto parsed = ParseStateKey(key)) {
       s.parsed = *parsed;
       s.valid = !KeyNameProblem(*parsed);  // a key no request could reach is never resolved nor paired
-      if (s.valid) s.identity = ids.ResolveStored(*parsed, stored.metadata.context_namespace);
+      // RelocateStored moved every namespace-less key of a namespaced kind recorded elsewhere: the rest are
+      // where this run's context namespace says (or cluster-scoped).
+      if (s.valid) s.identity = ids.Resolve(*parsed);
     }
     keys.push_back(std::move(s));
   }
@@ -97,16 +101,27 @@ std::vector<DiffEntry> Diff(const DesiredManifest& desired, const ManifestState&
   return out;
 }
 
-std::vector<Relocation> RelocateStored(ManifestState& stored, IdentityResolver& ids) {
+util::Result<std::vector<Relocation>> RelocateStored(ManifestState& stored, IdentityResolver& ids) {
   std::vector<Relocation> out;
   const std::string& recorded = stored.metadata.context_namespace;
   if (recorded.empty() || recorded == ids.context_namespace()) return out;
   for (const auto& [key, hash] : stored.entries) {
     auto parsed = ParseStateKey(key);
     if (!parsed || !parsed->namespace_name.empty() || KeyNameProblem(*parsed)) continue;
+    const std::optional<bool> namespaced = ids.IsNamespaced(parsed->ApiVersion(), parsed->kind);
+    if (!namespaced) {
+      return util::MakeError(
+          util::ErrorKind::kInput,
+          util::StrCat("manifest ", util::Quote(stored.manifest), ": cannot tell whether ", parsed->kind, " ",
+                       parsed->ApiVersion(), " is namespaced (the server does not serve it): its objects without a "
+                       "namespace were synced into namespace ", util::Quote(recorded), ", this run's is ",
+                       util::Quote(ids.context_namespace()), "; run with -n ", recorded,
+                       ", or once its CustomResourceDefinition is served"));
+    }
+    if (!*namespaced) continue;
     StateKey moved = *parsed;
-    moved.namespace_name = ids.ResolveStored(*parsed, recorded).namespace_name;
-    if (!moved.namespace_name.empty()) out.push_back({key, moved.ToString(), hash});  // empty: cluster-scoped
+    moved.namespace_name = recorded;
+    out.push_back({key, moved.ToString(), hash});
   }
   for (auto& r : out) {
     auto node = stored.entries.extract(r.from);

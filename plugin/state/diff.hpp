@@ -53,8 +53,10 @@ struct Relocation {
 /// it reads literally), so that it stays the object it was: Diff then shows the object moving (added in
 /// the new namespace, removed from the old one, pruned only with --prune). A key already stored in that
 /// form keeps its own entry. Returns the moves for the sync to record; none when the state recorded no
-/// namespace (the Go tool's) or the same one.
-std::vector<Relocation> RelocateStored(ManifestState& stored, IdentityResolver& ids);
+/// namespace (the Go tool's) or the same one. Only kinds known to be namespaced move (cluster-scoped ones
+/// never do): a namespace-less key of a kind whose scope nobody knows (not served, no CRD in the render)
+/// fails closed with kInput naming it and both namespaces, as where its object is cannot be told.
+util::Result<std::vector<Relocation>> RelocateStored(ManifestState& stored, IdentityResolver& ids);
 
 /// Sorts entries of several manifests by type, then key (the Go tool's order).
 void SortDiff(std::vector<DiffEntry>& entries);

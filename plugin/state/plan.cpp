@@ -1,8 +1,11 @@
 #include "state/plan.hpp"
 
 #include <optional>
+#include <set>
 
 #include "util/json_get.hpp"
+#include "util/parallel.hpp"
+#include "util/strings.hpp"
 
 namespace tazuna::state {
 
@@ -47,6 +50,51 @@ void PairGroupMoves(kube::Client& client, std::vector<DiffEntry>& entries) {
   SortDiff(entries);
 }
 
+namespace {
+
+// The namespace-less keys of namespaced objects in `in`'s state that this run does not apply.
+std::vector<StateKey> NamespaceLessUnapplied(const SyncInput& in, IdentityResolver& ids) {
+  std::set<std::string> applied;
+  for (const auto& e : in.diff) {
+    if (e.type != ChangeType::kRemoved) applied.insert(e.key);
+  }
+  std::vector<StateKey> out;
+  for (const auto& [key, hash] : in.stored.entries) {
+    auto parsed = ParseStateKey(key);
+    if (!parsed || !parsed->namespace_name.empty() || applied.count(key) > 0 || KeyNameProblem(*parsed)) continue;
+    if (ids.IsNamespaced(parsed->ApiVersion(), parsed->kind).value_or(true)) out.push_back(*parsed);
+  }
+  return out;
+}
+
+// The first of `keys` whose object is not found in `ns` (or cannot be read), nullopt when all are there.
+std::optional<StateKey> FirstNotIn(kube::Client& client, const std::vector<StateKey>& keys, const std::string& ns) {
+  std::vector<char> found(keys.size(), 0);
+  util::ParallelFor(keys.size(), 8, [&](size_t i) {
+    found[i] = client.Get({keys[i].ApiVersion(), keys[i].kind, ns, keys[i].name}) ? 1 : 0;
+  });
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (!found[i]) return keys[i];
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void ConfirmContextNamespaces(kube::Client& client, IdentityResolver& ids, std::vector<SyncInput>& inputs,
+                              util::Logger& log) {
+  for (auto& in : inputs) {
+    if (!in.stored.metadata.context_namespace.empty() || in.context_namespace.empty()) continue;
+    const std::optional<StateKey> missing = FirstNotIn(client, NamespaceLessUnapplied(in, ids), in.context_namespace);
+    if (!missing) continue;
+    log.Warning(util::StrCat("manifest ", util::Quote(in.desired.name), ": ", missing->kind, " ", missing->name,
+                             " is recorded without a namespace and is not in the context namespace ",
+                             util::Quote(in.context_namespace), ": where its objects are stays unrecorded; sync with "
+                             "-n NAMESPACE where they were synced to record it"));
+    in.context_namespace.clear();
+  }
+}
+
 util::Result<std::vector<SyncInput>> PlanSync(StateStore& store, kube::Client& client,
                                               std::vector<DesiredManifest> desired, IdentityResolver& ids) {
   std::vector<SyncInput> inputs;
@@ -55,7 +103,9 @@ util::Result<std::vector<SyncInput>> PlanSync(StateStore& store, kube::Client& c
     auto stored = store.Read(d.name);
     if (!stored) return stored.error();
     SyncInput in{std::move(d), std::move(*stored), {}, {}, ids.context_namespace()};
-    in.relocations = RelocateStored(in.stored, ids);
+    auto relocations = RelocateStored(in.stored, ids);
+    if (!relocations) return relocations.error();
+    in.relocations = std::move(*relocations);
     in.diff = Diff(in.desired, in.stored, ids);
     PairGroupMoves(client, in.diff);
     inputs.push_back(std::move(in));

@@ -16,6 +16,14 @@ namespace tazuna::state {
 util::Result<std::vector<SyncInput>> PlanSync(StateStore& store, kube::Client& client,
                                               std::vector<DesiredManifest> desired, IdentityResolver& ids);
 
+/// A state that recorded no context namespace (the Go tool's, or an earlier version's) gets this run's
+/// recorded by the sync (SyncInput::context_namespace) only where that is known to be true: every object it
+/// holds under a namespace-less key of a namespaced kind, and that this run does not apply, is found there
+/// (one GET each, once per state). Otherwise the state keeps recording none, and `log` warns naming the
+/// first object not found (sync with -n where it was synced to record it).
+void ConfirmContextNamespaces(kube::Client& client, IdentityResolver& ids, std::vector<SyncInput>& inputs,
+                              util::Logger& log);
+
 /// A removed row and an added row of one manifest with the same kind, namespace and name in another
 /// group (an Event moving from v1 to events.k8s.io/v1) are one object when both GETs find the same
 /// live uid, or when the old group serves the kind no more (no object can be there): they become one

@@ -103,10 +103,16 @@ constexpr size_t kNoRow = static_cast<size_t>(-1);
 // Diff pairs and keeps as written.
 std::string StoredKeyOf(const SyncInput& in, const DesiredObject& d) {
   if (in.stored.entries.count(d.key_string) > 0) return d.key_string;
+  // Where a stored key puts a namespaced object: its namespace segment, else the context namespace (a key
+  // recorded in another one was moved to name it). A cluster-scoped object is named by any segment.
+  const auto same_place = [&](const StateKey& k) {
+    const std::string& ns = k.namespace_name.empty() ? in.context_namespace : k.namespace_name;
+    return d.identity.namespace_name.empty() || ns == d.identity.namespace_name;
+  };
   for (const auto& [key, hash] : in.stored.entries) {
     auto parsed = ParseStateKey(key);
     if (parsed && hash == d.hash && parsed->group == d.key.group && parsed->version == d.key.version &&
-        parsed->kind == d.key.kind && parsed->name == d.key.name) {
+        parsed->kind == d.key.kind && parsed->name == d.key.name && same_place(*parsed)) {
       return key;
     }
   }

@@ -92,6 +92,27 @@ expect_contains "$OUT" "No changes detected." "back in C: the same object, nothi
 expect_rc 0 "sync -n C" kubectl tazuna state sync -n "$c"
 expect_eq "$(uid cm free -n "$c")" "$uid_c" "still the same object in C"
 
+# --- a state that recorded no namespace (the Go tool's writes drop the field) records one only where true ---
+g=${m}g
+mkdir -p "$E2E_TMP/go/objs" && cd "$E2E_TMP/go"
+tazuna_yaml . "{name: $g, type: manifests, path: ./objs}"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gfree\n' > objs/gfree.yaml
+expect_rc 0 "sync -n C (manifest $g)" kubectl tazuna state sync -n "$c"
+uid_g=$(uid cm gfree -n "$c")
+meta=$(kubectl get cm -n tazuna "tazuna-state-$g" -o jsonpath='{.data._metadata}' |
+  python3 -c 'import json,sys; d=json.load(sys.stdin); d.pop("contextNamespace"); print(json.dumps(json.dumps(d)))')
+kubectl patch cm -n tazuna "tazuna-state-$g" --type merge -p "{\"data\":{\"_metadata\":$meta}}" >/dev/null
+m=$g
+expect_eq "$(metadata_field contextNamespace)" "" "the field is gone (as a Go tool write leaves it)"
+expect_rc 0 "sync -n B of a state that recorded none, its object in C" kubectl tazuna state sync -n "$b"
+expect_contains "$ERR" "Warning: manifest \"$g\": ConfigMap gfree is recorded without a namespace and is not in the context namespace \"$b\"" \
+  "says where its objects are is not known"
+expect_eq "$(metadata_field contextNamespace)" "" "nothing recorded that is not known"
+expect_eq "$(uid cm gfree -n "$c")" "$uid_g" "C's object untouched"
+expect_rc 0 "sync -n C of a state that recorded none, its object in C" kubectl tazuna state sync -n "$c"
+expect_not_contains "$ERR" "recorded without a namespace" "no warning where the objects are"
+expect_eq "$(metadata_field contextNamespace)" "$c" "C recorded once its objects are found there"
+
 kubectl delete namespace "$a" "$b" "$c" --wait=false >/dev/null 2>&1
 kubectl delete clusterrole "$m-role" >/dev/null 2>&1
 finish

@@ -131,6 +131,22 @@ TEST_CASE("diff: a Secret whose hash needs a key never reads as unchanged") {
 
 namespace tazuna::state {
 
+// Scopes as a cluster's discovery tells them: ConfigMaps and Secrets namespaced, ClusterRoles not, and
+// nothing known about example.io's Gadgets (not served, no CRD).
+class Scopes : public manifest::ScopeLookup {
+ public:
+  std::optional<bool> IsNamespaced(const std::string& api_version, const std::string& kind) override {
+    if (api_version == "example.io/v1") return std::nullopt;
+    return kind == "ConfigMap" || kind == "Secret";
+  }
+};
+
+IdentityResolver& ServedIds() {
+  static Scopes scopes;
+  static IdentityResolver ids(&scopes, "ctx");
+  return ids;
+}
+
 TEST_CASE("relocate: namespace-less keys of a state recorded in another context namespace move to 6-part keys") {
   ManifestState s;
   s.metadata.context_namespace = "old";  // the context namespace is "ctx"
@@ -139,7 +155,9 @@ TEST_CASE("relocate: namespace-less keys of a state recorded in another context 
                {"m//v1/ConfigMap/team/explicit", "h3"},                        // names its namespace: stays
                {"m//v1/Secret/both", "h4"}, {"m//v1/Secret/old/both", "h5"},  // both forms stored
                {"m//v1/ConfigMap/x?dryRun=All", "h6"}};                        // unreachable: never a request
-  const auto moves = RelocateStored(s, Ids());
+  const auto relocated = RelocateStored(s, ServedIds());
+  REQUIRE(relocated);
+  const auto& moves = *relocated;
   REQUIRE(moves.size() == 2);
   CHECK(moves[0].from == "m//v1/ConfigMap/cm");
   CHECK(moves[0].to == "m//v1/ConfigMap/old/cm");
@@ -155,11 +173,24 @@ TEST_CASE("relocate: namespace-less keys of a state recorded in another context 
 
 TEST_CASE("relocate: nothing moves for the same namespace or a state that recorded none (the Go tool's)") {
   ManifestState s;
-  s.entries = {{"m//v1/ConfigMap/cm", "h1"}};
-  CHECK(RelocateStored(s, Ids()).empty());
+  s.entries = {{"m//v1/ConfigMap/cm", "h1"}, {"m/example.io/v1/Gadget/g", "h2"}};
+  CHECK(RelocateStored(s, ServedIds())->empty());
   s.metadata.context_namespace = "ctx";
-  CHECK(RelocateStored(s, Ids()).empty());
+  CHECK(RelocateStored(s, ServedIds())->empty());
   CHECK(s.entries.count("m//v1/ConfigMap/cm") == 1);
+}
+
+TEST_CASE("relocate: a namespace-less key of a kind nobody can scope fails closed (it is never guessed)") {
+  ManifestState s;
+  s.manifest = "m";
+  s.metadata.context_namespace = "old";
+  s.entries = {{"m//v1/ConfigMap/cm", "h1"}, {"m/example.io/v1/Gadget/g", "h2"}};
+  const auto relocated = RelocateStored(s, ServedIds());
+  REQUIRE_FALSE(relocated);
+  CHECK(relocated.error().message ==
+        "manifest \"m\": cannot tell whether Gadget example.io/v1 is namespaced (the server does not serve it): its "
+        "objects without a namespace were synced into namespace \"old\", this run's is \"ctx\"; run with -n old, or "
+        "once its CustomResourceDefinition is served");
 }
 
 // The diff of one ConfigMap `cm` rendered into `ns` ("" : none) against a state synced with -n old that
@@ -169,8 +200,8 @@ std::vector<DiffEntry> DiffAfterContextChange(const std::string& ns) {
   ManifestState s;
   s.metadata.context_namespace = "old";
   s.entries = {{"m//v1/ConfigMap/cm", "h1"}};
-  RelocateStored(s, Ids());
-  return Diff(d, s, Ids());
+  REQUIRE(RelocateStored(s, ServedIds()));
+  return Diff(d, s, ServedIds());
 }
 
 TEST_CASE("diff: an object whose namespace came from a context namespace that changed is a move") {
