@@ -109,6 +109,7 @@ util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFi
                                std::chrono::seconds(300), manifest::DefaultCacheDir(ctx.env)};
     rc.apply_default_namespace = false;  // below, once every manifest's CRDs are known
     if (caps) rc.capabilities = [caps] { return caps->Get(); };
+    rc.default_kube_version = std::string(BuildKubeVersion());
     rendered[i] = manifest::Render(*manifests[i], file, rc);
   });
   for (auto& r : rendered) {
