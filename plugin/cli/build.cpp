@@ -44,7 +44,7 @@ util::Result<int> BuildOptions::Run(Context& ctx) {
   if (!selection) return selection.error();
   util::Logger log(ctx.err, connection.verbosity);
   const std::unique_ptr<Session> cluster = ReachableCluster(ctx, connection, log);
-  auto run = RenderSelection(ctx, *selection, log, cluster ? cluster->client.get() : nullptr);
+  auto run = RenderSelection(ctx, *selection, log, cluster ? cluster->client.get() : nullptr, {!no_render_cache});
   if (!run) return run.error();
   bool first = true;
   for (const auto& m : run->manifests) {
@@ -73,6 +73,7 @@ Command NewBuildCommand() {
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
     f.Bool(&o->show_secrets, "show-secrets", 0, "Print Secret values instead of ***.");
+    AddRenderCacheFlag(f, o->no_render_cache);
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

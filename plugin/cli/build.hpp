@@ -9,6 +9,7 @@ namespace tazuna::cli {
 struct BuildOptions {
   FileOptions file;
   ConnectionOptions connection;  ///< the cluster whose capabilities charts render for, when it is reachable
+  bool no_render_cache = false;  ///< --no-render-cache
   bool show_secrets = false;
 
   /// Nothing to resolve before Run.

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cached_render.hpp"
 #include "cli/context.hpp"
 #include "cli/options.hpp"
 #include "manifest/manifest.hpp"
@@ -41,11 +42,11 @@ std::unique_ptr<manifest::ScopeLookup> NewDiscoveryScopes(kube::Client& client);
 /// unknown). `file` is the loaded tazuna.yaml the manifests belong to.
 util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFile& file,
                                           const std::vector<const manifest::Manifest*>& manifests,
-                                          util::Logger& log, kube::Client* client);
+                                          util::Logger& log, kube::Client* client, const RenderOptions& options = {});
 
 /// RenderManifests of the selected manifests.
 util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& selection, util::Logger& log,
-                                          kube::Client* client);
+                                          kube::Client* client, const RenderOptions& options = {});
 
 /// Where the objects of the manifests the selection leaves out are (identity -> manifest), so that
 /// a prune never deletes what another manifest of tazuna.yaml still renders. Error: the first render

@@ -50,6 +50,9 @@ struct RenderContext {
   /// (`capabilities`) gives one; empty: helm's own default (v1.20.0 in a helm built without its release
   /// flags, which charts requiring a newer Kubernetes refuse).
   std::string default_kube_version = {};
+  /// This plugin's version and commit: part of every render digest (DigestInputs), as a new version may
+  /// render the same files differently.
+  std::string plugin_version = {};
 };
 
 /// The objects of one manifest, in apply order.
