@@ -29,14 +29,20 @@ util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, cons
     }
     const manifest::RenderCache cache(rc.cache_dir);
     if (auto hit = cache.Load(inputs.digest); hit && hit->name == m.name) {
-      rc.log.Log(2, util::StrCat("manifest ", name, " read from the render cache (", inputs.digest.substr(0, 12), ")"));
+      rc.log.Log(2, util::StrCat("manifest ", name, " read from the render cache"));
       out.rendered = std::move(*hit);
       return out;
     }
   }
   auto rendered = Render(m, file, rc);
   if (!rendered) return rendered.error();
-  if (inputs.cacheable()) manifest::RenderCache(rc.cache_dir).Store(inputs.digest, *rendered);
+  // A file changed while the renderer ran: this render is of neither digest, so it is neither kept nor recorded.
+  if (inputs.cacheable() && manifest::DigestInputs(m, file, rc).digest != inputs.digest) {
+    rc.log.Log(2, util::StrCat("manifest ", name, ": its files changed while it rendered; nothing cached"));
+    out.render_digest.clear();
+  } else if (inputs.cacheable()) {
+    manifest::RenderCache(rc.cache_dir).Store(inputs.digest, *rendered);
+  }
   out.rendered = std::move(*rendered);
   return out;
 }

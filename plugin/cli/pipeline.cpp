@@ -138,14 +138,15 @@ util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& s, util
 }
 
 util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Context& ctx, const Selection& s,
-                                                                             util::Logger& log, kube::Client& client) {
+                                                                             util::Logger& log, kube::Client& client,
+                                                                             const RenderOptions& options) {
   std::vector<const manifest::Manifest*> others;
   for (const auto& m : s.file.manifests) {
     if (std::find(s.manifests.begin(), s.manifests.end(), &m) == s.manifests.end()) others.push_back(&m);
   }
   std::map<state::ObjectIdentity, std::string> out;
   if (others.empty()) return out;
-  auto run = RenderManifests(ctx, s.file, others, log, &client);
+  auto run = RenderManifests(ctx, s.file, others, log, &client, {options.use_cache});
   if (!run) return run.error();
   for (const auto& m : run->manifests) {
     for (const auto& d : m.objects) out.emplace(d.identity, m.name);

@@ -52,7 +52,8 @@ util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& selecti
 /// a prune never deletes what another manifest of tazuna.yaml still renders. Error: the first render
 /// error (the caller then deletes nothing).
 util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Context& ctx, const Selection& selection,
-                                                                             util::Logger& log, kube::Client& client);
+                                                                             util::Logger& log, kube::Client& client,
+                                                                             const RenderOptions& options = {});
 
 /// Where `file` (a tazuna.yaml) is managed from: the normalised `origin` remote (else the only remote) of
 /// its git repository and its path in it, asked of git or, when git cannot answer (missing, or refusing

@@ -272,7 +272,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
                                          (*session)->log);
   if (so.prune && HasRemoved(*inputs)) {
     // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
-    auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client);
+    auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client, {!no_render_cache});
     if (elsewhere) {
       so.others.rendered_elsewhere = std::move(*elsewhere);
     } else {

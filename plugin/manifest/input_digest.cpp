@@ -2,10 +2,12 @@
 #include "manifest/input_digest.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include <yaml-cpp/yaml.h>
 
+#include "util/process.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_cpp_guard.hpp"
@@ -18,69 +20,81 @@ namespace fs = std::filesystem;
 
 std::string Normal(const std::string& path) { return fs::absolute(fs::path(path)).lexically_normal().string(); }
 
+// Where `path` really is (symlinks resolved, as kustomize resolves them); "" when it does not exist.
+std::string Real(const std::string& path) {
+  std::error_code ec;
+  const fs::path p = fs::canonical(fs::path(path), ec);
+  return ec ? "" : p.string();
+}
+
 bool Inside(const std::string& path, const std::string& root) {
   const std::string rel = fs::path(path).lexically_relative(root).string();
-  return !rel.empty() && rel != ".." && !util::StartsWith(rel, "../");
+  return path == root || (!rel.empty() && rel != ".." && !util::StartsWith(rel, "../"));
 }
 
-// The git work tree holding `dir` (a directory with .git), else `dir` itself.
+// The git work tree holding `dir` (a directory with .git), else `dir` itself; symlinks resolved.
 std::string RepositoryRoot(const std::string& dir, util::FileReader& files) {
-  for (fs::path p = Normal(dir);; p = p.parent_path()) {
+  const std::string real = Real(dir).empty() ? Normal(dir) : Real(dir);
+  for (fs::path p = real;; p = p.parent_path()) {
     if (files.Exists((p / ".git").string())) return p.string();
-    if (p == p.parent_path()) return Normal(dir);
+    if (p == p.parent_path()) return real;
   }
 }
 
-// `name` as the renderer would find it on PATH: its path, size and modification time; "" when absent.
-std::string ToolStamp(const std::string& name, const util::Environment& env) {
-  for (const std::string& dir : util::Split(env.GetOr("PATH", ""), ':')) {
-    std::error_code ec;
-    const fs::path p = fs::path(dir.empty() ? "." : dir) / name;
-    if (!fs::is_regular_file(p, ec)) continue;
-    const auto size = fs::file_size(p, ec);
-    const auto mtime = fs::last_write_time(p, ec).time_since_epoch().count();
-    if (ec) continue;
-    return util::StrCat(fs::absolute(p).string(), " ", size, " ", mtime);
-  }
-  return "";
+// The binary the renderer runs for `name` (as util::LookPath finds it): its real path, size and modification
+// time. "" when absent; `reason` set when it is a script (a version manager's shim picks the real tool from
+// files outside the repository).
+std::string ToolStamp(const std::string& name, const util::Environment& env, std::string& reason) {
+  const std::string found = util::LookPath(name, env.GetOr("PATH", ""));
+  if (found.empty()) return "";
+  const std::string real = Real(found);
+  std::error_code ec;
+  const auto size = fs::file_size(real, ec);
+  const auto mtime = fs::last_write_time(real, ec).time_since_epoch().count();
+  if (real.empty() || ec) return "";
+  std::ifstream head(real, std::ios::binary);
+  char magic[2] = {0, 0};
+  head.read(magic, 2);
+  if (magic[0] == '#' && magic[1] == '!') reason = util::StrCat(util::Quote(found), " is a script, not the tool itself");
+  return util::StrCat(real, " ", size, " ", mtime);
 }
 
-// A kustomize reference to something fetched (a git repository, a URL); pinned when it names a commit.
-bool IsRemote(const std::string& s) {
-  return s.find("://") != std::string::npos || util::StartsWith(s, "git@") || util::StartsWith(s, "github.com/") ||
-         util::StartsWith(s, "gitlab.com/") || util::StartsWith(s, "bitbucket.org/") || s.find("?ref=") != std::string::npos;
+// Whether `key` (in a map under `parent`) of a kustomization names files or directories, relative to the
+// kustomization's directory (a `path` elsewhere is a field path: labels[].fields[].path).
+bool PathField(const std::string& key, const std::string& parent) {
+  static const std::set<std::string> kFields = {"resources", "bases", "components", "crds", "configurations",
+                                                "patchesStrategicMerge", "generators", "transformers", "validators",
+                                                "files", "envs", "env"};
+  static const std::set<std::string> kPathParents = {"patches", "patchesJson6902", "replacements", "openapi"};
+  return kFields.count(key) > 0 || (key == "path" && kPathParents.count(parent) > 0);
 }
 
-bool PinnedToCommit(const std::string& s) {
-  const size_t at = s.find("ref=");
-  if (at == std::string::npos) return false;
-  const std::string ref = s.substr(at + 4, s.find('&', at) == std::string::npos ? std::string::npos : s.find('&', at) - at - 4);
-  return ref.size() == 40 && ref.find_first_not_of("0123456789abcdef") == std::string::npos;
-}
-
-// The files of one kustomize render, found by following kustomizations from the manifest's directory.
+// The files of one kustomize render, found by following kustomizations from the manifest's directory. Fails
+// closed (`reason`): a remote resource (its content, and the remotes it names, cannot be checked without
+// fetching it), helm charts, a path that leaves the repository or names nothing, an env file that takes
+// values from the environment, a kustomization that does not parse.
 class KustomizeWalk {
  public:
   KustomizeWalk(util::FileReader& files, std::string root) : files_(files), root_(std::move(root)) {}
   void Dir(const std::string& dir);
   const std::set<std::string>& files() const { return found_; }
-  const std::set<std::string>& remotes() const { return remotes_; }
   const std::string& reason() const { return reason_; }
 
  private:
   void Scan(const std::string& dir, const std::string& kustomization);
-  void Strings(const YAML::Node& node, const std::string& dir);
-  void Reference(const std::string& value, const std::string& dir);
+  void Fields(const YAML::Node& node, const std::string& dir, const std::string& parent, bool path_field, int depth);
+  void Reference(std::string value, const std::string& dir, bool path_field);
+  void EnvFile(const std::string& path);
 
   util::FileReader& files_;
   std::string root_;
-  std::set<std::string> visited_, found_, remotes_;
+  std::set<std::string> visited_, found_;
   std::string reason_;
 };
 
 void KustomizeWalk::Dir(const std::string& dir) {
   if (!reason_.empty() || !visited_.insert(dir).second) return;
-  if (!Inside(dir, root_) && dir != root_) {
+  if (!Inside(dir, root_)) {
     reason_ = util::StrCat("kustomize: ", util::Quote(dir), " is outside the repository ", util::Quote(root_));
     return;
   }
@@ -89,7 +103,9 @@ void KustomizeWalk::Dir(const std::string& dir) {
     reason_ = "kustomize: " + listed.error().message;
     return;
   }
-  found_.insert(listed->begin(), listed->end());
+  for (const std::string& f : *listed) {
+    if (f.find("/.git/") == std::string::npos) found_.insert(f);  // git's own files are not read by kustomize
+  }
   for (const char* name : {"kustomization.yaml", "kustomization.yml", "Kustomization"}) {
     const std::string k = (fs::path(dir) / name).string();
     if (files_.Exists(k)) Scan(dir, k);
@@ -98,55 +114,83 @@ void KustomizeWalk::Dir(const std::string& dir) {
 
 void KustomizeWalk::Scan(const std::string& dir, const std::string& kustomization) {
   auto text = files_.ReadFile(kustomization);
-  if (!text) {
-    reason_ = "kustomize: " + text.error().message;
-    return;
-  }
-  if (util::FindEndlessDocuments(*text)) {
-    reason_ = util::StrCat("kustomize: ", util::Quote(kustomization), " does not parse");
+  if (!text || util::FindEndlessDocuments(*text)) {
+    reason_ = util::StrCat("kustomize: ", util::Quote(kustomization), " cannot be read");
     return;
   }
   try {
     const YAML::Node doc = YAML::Load(*text);
-    if (doc.IsMap() && (doc["helmCharts"] || doc["helmChartInflationGenerator"])) {
+    if (doc.IsMap() && (doc["helmCharts"] || doc["helmChartInflationGenerator"] || doc["helmGlobals"])) {
       reason_ = util::StrCat("kustomize: ", util::Quote(kustomization), " inflates helm charts (fetched)");
       return;
     }
-    Strings(doc, dir);
+    Fields(doc, dir, "", false, 0);
   } catch (const std::exception& e) {
     reason_ = util::StrCat("kustomize: ", util::Quote(kustomization), " does not parse: ", util::YamlCppMessage(e.what()));
   }
 }
 
-// Every string of a kustomization may name a file or directory (resources, components, patches,
-// generators' files and envs, ...): each that exists is read, followed when it is a kustomization.
-void KustomizeWalk::Strings(const YAML::Node& node, const std::string& dir) {
+// Every string of a kustomization may name a file or directory: each that exists is read (followed when it
+// is a directory); under a field that holds paths, one that names nothing fails closed.
+void KustomizeWalk::Fields(const YAML::Node& node, const std::string& dir, const std::string& parent, bool path_field,
+                           int depth) {
   if (!reason_.empty()) return;
-  if (node.IsScalar()) return Reference(node.Scalar(), dir);
+  if (depth > 64) {
+    reason_ = "kustomize: a kustomization nests too deep";
+    return;
+  }
+  if (node.IsScalar()) return Reference(node.Scalar(), dir, path_field);
   if (node.IsSequence()) {
-    for (const auto& item : node) Strings(item, dir);
+    for (const auto& item : node) Fields(item, dir, parent, path_field, depth + 1);
   } else if (node.IsMap()) {
-    for (const auto& kv : node) Strings(kv.second, dir);
+    for (const auto& kv : node) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      Fields(kv.second, dir, key, PathField(key, parent), depth + 1);
+      if ((key == "envs" || key == "env") && reason_.empty()) {
+        for (const auto& f : kv.second.IsSequence() ? kv.second : YAML::Node(YAML::NodeType::Sequence)) {
+          if (f.IsScalar()) EnvFile((fs::path(dir) / f.Scalar()).string());
+        }
+        if (kv.second.IsScalar()) EnvFile((fs::path(dir) / kv.second.Scalar()).string());
+      }
+    }
   }
 }
 
-void KustomizeWalk::Reference(const std::string& value, const std::string& dir) {
+void KustomizeWalk::Reference(std::string value, const std::string& dir, bool path_field) {
   if (value.empty() || value.size() > 4096 || value.find('\n') != std::string::npos) return;
-  if (IsRemote(value)) {
-    if (!PinnedToCommit(value)) reason_ = util::StrCat("kustomize: remote ", util::Quote(value), " is not pinned to a commit");
-    remotes_.insert(value);
+  if (value.find("://") != std::string::npos || util::StartsWith(value, "git@") || util::StartsWith(value, "git::") ||
+      value.find("ref=") != std::string::npos || value.find("github.com/") != std::string::npos) {
+    reason_ = util::StrCat("kustomize: remote ", util::Quote(value), " (fetched: its content cannot be checked)");
     return;
   }
+  if (path_field && value.find('=') != std::string::npos) value = value.substr(value.find('=') + 1);  // files: key=path
   const bool absolute = value[0] == '/';
-  const std::string target = Normal(absolute ? value : (fs::path(dir) / value).string());
-  if (absolute && !files_.IsDirectory(target)) return;  // a field path (/spec/replicas), a mount path
-  if (!files_.Exists(target)) return;  // a label, a name, an image: not a path
-  if (!Inside(target, root_) && target != root_) {
+  const std::string target = Real(absolute ? value : (fs::path(dir) / value).string());
+  if (target.empty()) {  // a label, a name, an image; under a path field: a path kustomize would fail or fetch
+    if (path_field) reason_ = util::StrCat("kustomize: ", util::Quote(value), " names nothing under ", util::Quote(dir));
+    return;
+  }
+  if (absolute && !path_field && !files_.IsDirectory(target)) return;  // a field path (/spec/replicas), a mount
+  if (!Inside(target, root_)) {
     reason_ = util::StrCat("kustomize: ", util::Quote(value), " leaves the repository ", util::Quote(root_));
   } else if (files_.IsDirectory(target)) {
     Dir(target);
   } else {
     found_.insert(target);
+  }
+}
+
+// An env file whose line names a variable without a value takes it from the environment, which no digest of
+// files covers.
+void KustomizeWalk::EnvFile(const std::string& path) {
+  auto text = files_.ReadFile(Real(path).empty() ? path : Real(path));
+  if (!text) return;  // Reference says why
+  for (const std::string& raw : util::Split(*text, '\n')) {
+    const std::string line(util::Trim(raw));
+    if (!line.empty() && line[0] != '#' && line.find('=') == std::string::npos) {
+      reason_ = util::StrCat("kustomize: ", util::Quote(path), " takes ", util::Quote(line), " from the environment");
+      return;
+    }
   }
 }
 
@@ -196,18 +240,18 @@ InputDigest ManifestFiles(const Manifest& m, const TazunaFile& file, RenderConte
 }
 
 InputDigest KustomizeFiles(const Manifest& m, const TazunaFile& file, RenderContext& ctx) {
-  std::string tool = ToolStamp("kustomize", ctx.env);
-  if (tool.empty()) tool = ToolStamp("kubectl", ctx.env);
+  std::string reason;
+  std::string tool = ToolStamp("kustomize", ctx.env, reason);
+  if (tool.empty()) tool = ToolStamp("kubectl", ctx.env, reason);
   if (tool.empty()) return {"", "kustomize: neither kustomize nor kubectl found on PATH"};
-  const std::string dir = Normal(util::JoinPath(file.dir, m.path));
-  if (!ctx.files.IsDirectory(dir)) return {"", util::StrCat("kustomize: ", util::Quote(dir), " is not a directory")};
+  if (!reason.empty()) return {"", "kustomize: " + reason};
+  const std::string dir = Real(util::JoinPath(file.dir, m.path));
+  if (dir.empty() || !ctx.files.IsDirectory(dir)) return {"", util::StrCat("kustomize: ", util::Quote(m.path), " is not a directory")};
   KustomizeWalk walk(ctx.files, RepositoryRoot(file.dir, ctx.files));
   walk.Dir(dir);
   if (!walk.reason().empty()) return {"", walk.reason()};
   std::string text = Header(m, ctx) + "tool " + tool + "\n";
-  for (const std::string& r : walk.remotes()) text += "remote " + r + "\n";
-  std::string reason;
-  text = WithFiles(std::move(text), walk.files(), Normal(file.dir), ctx.files, reason);
+  text = WithFiles(std::move(text), walk.files(), RepositoryRoot(file.dir, ctx.files), ctx.files, reason);
   return Digest(text, reason);
 }
 

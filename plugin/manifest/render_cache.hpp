@@ -8,7 +8,9 @@
 namespace tazuna::manifest {
 
 /// Renders kept on local disk by input digest (DigestInputs), so an unchanged manifest is read back instead
-/// of running its renderer again: `<cache_dir>/render/<digest>.json`, readable by the user only. A render
+/// of running its renderer again: `<cache_dir>/render/<digest>.json`, in a directory only the user can write
+/// (anything else is not read: another user could plant objects there), files 0600, never followed through a
+/// symlink. A render
 /// holding a Secret is never stored (its values would sit on disk). A cache file that cannot be read or
 /// parsed is a miss; a write that fails is skipped: the cache never fails a command.
 class RenderCache {

@@ -89,7 +89,9 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
     auto fresh = store_.Read(manifest);  // another writer got there first: merge onto its state
     if (!fresh) return fresh.error();
     std::lock_guard<std::mutex> lock(mu_);
-    tracked_[manifest].state = std::move(*fresh);
+    Tracked& t = tracked_[manifest];
+    t.state = std::move(*fresh);
+    if (t.metadata) t.metadata->render_digest.clear();  // merged entries are no render's record
   }
 }
 

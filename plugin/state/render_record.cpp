@@ -19,6 +19,8 @@ bool RecordsRender(const ManifestState& stored, const std::string& render_digest
     auto parsed = ParseStateKey(key);
     if (!parsed || hash.empty() || KeyNameProblem(*parsed)) return false;
     if (parsed->group.empty() && parsed->kind == "Secret") return false;
+    // A CRD's scope decides other manifests' keys (defaultNamespace): its manifest is always rendered.
+    if (parsed->group == "apiextensions.k8s.io" && parsed->kind == "CustomResourceDefinition") return false;
   }
   return true;
 }

@@ -14,7 +14,8 @@ std::string RenderDigest(const std::string& input_digest, const std::string& con
 
 /// Whether `stored` is exactly the record of a render with `render_digest`, so that rendering again would
 /// show no difference: the state recorded that digest, its entries are those written with it (no one
-/// changed them since), none is pending, and it holds no Secret (whose hashes depend on the cluster's key).
+/// changed them since), none is pending, and it holds no Secret (whose hashes depend on the cluster's key) and no
+/// CustomResourceDefinition (whose scope other manifests' keys depend on, read from the render).
 bool RecordsRender(const ManifestState& stored, const std::string& render_digest);
 
 /// The manifest `name` as its state records it (RecordsRender): one object per entry, with the entry's key,

@@ -106,9 +106,13 @@ util::Status ParseMetadata(const std::string& configmap, const std::string& text
   if (doc.is_discarded() || !doc.is_object()) {
     return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata is not a JSON object"));
   }
+  // A render record of the wrong type is no record (the manifest is rendered), never an unreadable state.
+  for (auto [field, out] : {std::pair{"renderDigest", &m.render_digest}, std::pair{"entriesDigest", &m.entries_digest}}) {
+    const json value = doc.value(field, json());
+    *out = value.is_string() ? value.get<std::string>() : "";
+  }
   for (auto [field, out] : {std::pair{"gitCommitHash", &m.git_commit_hash}, std::pair{"lastSyncedAt", &m.last_synced_at},
-                            std::pair{"contextNamespace", &m.context_namespace}, std::pair{"renderDigest", &m.render_digest},
-                            std::pair{"entriesDigest", &m.entries_digest}}) {
+                            std::pair{"contextNamespace", &m.context_namespace}}) {
     const json value = doc.value(field, json());
     if (!value.is_null() && !value.is_string()) {
       return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata ", field, " is not a string"));

@@ -103,6 +103,9 @@ bool WaitsAfterLayer(const std::vector<SyncInput>& inputs, const std::vector<siz
 // recorded with it): rendered now, not always-sync, and every row of it applied, unchanged or deleted.
 bool LeftAsRendered(const SyncInput& in, const std::vector<SyncResult>& results) {
   if (in.desired.input_digest.empty() || in.desired.from_state || in.desired.always_sync) return false;
+  for (const auto& d : in.desired.objects) {  // RecordsRender would refuse it; a digest of Secret inputs is not kept
+    if (d.key.group.empty() && d.key.kind == "Secret") return false;
+  }
   return std::all_of(results.begin(), results.end(), [&](const SyncResult& r) {
     return r.manifest != in.desired.name || r.verb == Verb::kCreated || r.verb == Verb::kConfigured ||
            r.verb == Verb::kAdopted || r.verb == Verb::kUnchanged || r.verb == Verb::kDeleted;

@@ -200,7 +200,7 @@ expect_contains "$OUT" "branch: default" "caps: offline, helm's default APIs"
 built_for=$(kubectl tazuna build --help | grep -o 'Kubernetes v[0-9.]*' | head -1)
 expect_eq "$built_for" "Kubernetes v$(sed -n 's/.*k8s.io\/kubernetes v\([0-9.]*\).*/\1/p' "$REPO_DIR/scripts/k8s/go.mod")" \
   "build --help names the Kubernetes version of scripts/k8s"
-expect_contains "$OUT" "kube: \"${built_for#Kubernetes }\"" "caps: offline, .Capabilities.KubeVersion is that version"
+expect_contains "$OUT" "kube: ${built_for#Kubernetes }" "caps: offline, .Capabilities.KubeVersion is that version"
 
 kubectl delete crd "gadgets.$GROUP" --wait=false >/dev/null 2>&1
 kubectl delete namespace "$NS" "$NS2" --wait=false >/dev/null 2>&1

@@ -2,8 +2,8 @@
 """Differential test of the render caches (#27), driven by tests/e2e/render_cache_test.sh.
 
 Builds a platform repository (plain manifests, a glob, kustomize overlays over a base outside the
-manifest's folder with a patch, a component, configMapGenerator files and envs, an include file, an
-environment used by the template), then edits, at random, any file a manifest can read. After each edit,
+manifest's folder with a patch, a component, configMapGenerator files and envs (one taking a variable from
+the environment), an include file, an environment used by the template), then edits, at random, any file a manifest can read. After each edit,
 `build` and `state diff -o json` must print the same bytes and exit the same with the caches as with
 --no-render-cache. Every few edits a `state sync --prune` records renders in the states (so later diffs
 take the not-rendered path), and now and then a state entry is forgotten (its state no longer records the
@@ -92,7 +92,8 @@ configMapGenerator:
         write("apps/%s/patch.yaml" % env,
               "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n")
         write("apps/%s/data.txt" % env, "hello %s\n" % env)
-        write("apps/%s/vars.env" % env, "A=1\nB=%s\n" % env)
+        # dev takes RC_VAR from the environment (kustomize reads it): never served from a cache
+        write("apps/%s/vars.env" % env, "A=1\nB=%s\n" % env + ("RC_VAR\n" if env == "dev" else ""))
 
 
 def files():
@@ -107,7 +108,7 @@ def files():
 def edit(step):
     """One random edit; returns what it did."""
     kind = rng.choice(["value", "value", "value", "add", "remove", "touch", "replicas", "include", "env",
-                       "generator", "kustomization"])
+                       "generator", "kustomization", "envvar"])
     fs = files()
     if kind == "value":
         rel = rng.choice([f for f in fs if f.endswith((".yaml", ".txt", ".env")) and "kustomization" not in f
@@ -151,6 +152,9 @@ def edit(step):
         return "include defaultNamespace"
     if kind == "env":
         return "environment only"
+    if kind == "envvar":
+        os.environ["RC_VAR"] = str(rng.randrange(10**6))
+        return "RC_VAR=" + os.environ["RC_VAR"]
     if kind == "generator":
         env = rng.choice(["dev", "prod"])
         write("apps/%s/data.txt" % env, "data %d\n" % rng.randrange(10**6))
@@ -187,6 +191,7 @@ def compare(step, what, env):
 
 def main():
     print("prefix %s" % prefix, flush=True)
+    os.environ["RC_VAR"] = "0"
     setup()
     subprocess.run(["git", "init", "-q", repo], check=True)
     env = "dev"

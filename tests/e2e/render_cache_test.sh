@@ -26,7 +26,10 @@ cd "$E2E_TMP/repo"
 expect_rc 0 "sync -e dev" kubectl tazuna state sync -n "$ns" -e dev --prune --wait=false
 expect_rc 0 "diff right after it" kubectl tazuna state diff -n "$ns" -e dev -v 2
 expect_contains "$OUT" "No changes detected." "nothing to do"
-expect_not_contains "$ERR" "rendering manifest" "nothing rendered"
+expect_not_contains "$ERR" "rendering manifest \"$prefix-plain\"" "plain: not rendered"
+expect_not_contains "$ERR" "rendering manifest \"$prefix-glob\"" "glob: not rendered"
+expect_contains "$ERR" "manifest \"$prefix-app-dev\" is rendered every time: kustomize:" "app-dev: always rendered ..."
+expect_contains "$ERR" "takes \"RC_VAR\" from the environment" "... as it reads a variable of the environment"
 expect_contains "$ERR" "manifest \"$prefix-plain\" not rendered: its state records the render of the same inputs" "says why"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s-late\n' "$prefix" > plain/late.yaml
 expect_rc 1 "diff after adding plain/late.yaml" kubectl tazuna state diff -n "$ns" -e dev -v 2 -o json

@@ -36,7 +36,8 @@ struct Repo {
     Write("repo/apps/prod/kustomization.yaml", "resources:\n- ../../base\nconfigMapGenerator:\n- {name: g, files: [d.txt]}\n");
     Write("repo/apps/prod/d.txt", "one\n");
     Write("repo/plain/a.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n");
-    Write("bin/kustomize", "#!/bin/sh\n");
+    Write("bin/kustomize", "\x7f" "ELF not really");
+    fs::permissions(root / "bin/kustomize", fs::perms::owner_all);
     env.Set("PATH", (root / "bin").string());
     file.dir = (root / "repo").string();
     kustomize.name = "apps";
@@ -81,20 +82,44 @@ TEST_CASE("input digest: every file a kustomization reads, by content, and nothi
 TEST_CASE("input digest: what cannot be proven complete is always rendered, with the reason") {
   Repo r;
   r.Write("repo/apps/prod/kustomization.yaml", "resources:\n- github.com/org/repo//deploy?ref=v1.2.3\n");
-  CHECK(r.Digest(r.kustomize).reason.find("is not pinned to a commit") != std::string::npos);
+  CHECK(r.Digest(r.kustomize).reason.find("remote") != std::string::npos);
+  // Even pinned to a commit: the remotes it names in turn cannot be seen without fetching it.
   r.Write("repo/apps/prod/kustomization.yaml",
           "resources:\n- github.com/org/repo//deploy?ref=0123456789abcdef0123456789abcdef01234567\n");
-  CHECK(r.Digest(r.kustomize).cacheable());  // a commit never changes
+  CHECK(r.Digest(r.kustomize).reason.find("remote") != std::string::npos);
+  r.Write("repo/apps/prod/kustomization.yaml", "resources:\n- ../missing\n");  // a path kustomize cannot read
+  CHECK(r.Digest(r.kustomize).reason.find("names nothing") != std::string::npos);
+  r.Write("repo/apps/prod/kustomization.yaml", "configMapGenerator:\n- {name: g, envs: [app.env]}\n");
+  r.Write("repo/apps/prod/app.env", "A=1\nIMAGE_TAG\n");  // IMAGE_TAG comes from the environment
+  CHECK(r.Digest(r.kustomize).reason.find("from the environment") != std::string::npos);
+  r.Write("repo/apps/prod/app.env", "A=1\n# a comment\n");
+  CHECK(r.Digest(r.kustomize).cacheable());
+  r.Write("repo/apps/prod/kustomization.yaml", "labels:\n- pairs: {a: b}\n  fields:\n  - {path: spec/x, kind: D}\n");
+  CHECK(r.Digest(r.kustomize).cacheable());  // a field path is not a file
   r.Write("repo/apps/prod/kustomization.yaml", "helmCharts:\n- {name: x, repo: https://charts.example}\n");
   CHECK(r.Digest(r.kustomize).reason.find("inflates helm charts") != std::string::npos);
   r.Write("outside/kustomization.yaml", "resources: []\n");
   r.Write("repo/apps/prod/kustomization.yaml", "resources:\n- ../../../outside\n");
   CHECK(r.Digest(r.kustomize).reason.find("leaves the repository") != std::string::npos);
+  r.Write("repo/apps/prod/kustomization.yaml", "resources: []\n");
+  r.Write("bin/kustomize", "#!/bin/sh\nexec mise x -- kustomize \"$@\"\n");  // a version manager's shim
+  CHECK(r.Digest(r.kustomize).reason.find("is a script") != std::string::npos);
   r.env.Set("PATH", "/nonexistent");
   CHECK(r.Digest(r.kustomize).reason == "kustomize: neither kustomize nor kubectl found on PATH");
   Manifest hf = r.kustomize;
   hf.type = "helmfile";
   CHECK_FALSE(r.Digest(hf).cacheable());
+}
+
+TEST_CASE("input digest: a kustomization reached through a symlink is followed where it really is") {
+  Repo r;
+  fs::create_directories(r.root / "repo/clusters/prod");
+  fs::create_directory_symlink(r.root / "repo/apps/prod", r.root / "repo/clusters/prod/app");
+  r.kustomize.path = "clusters/prod/app";  // ../../base from the real directory is repo/base
+  const InputDigest first = r.Digest(r.kustomize);
+  REQUIRE(first.cacheable());
+  r.Write("repo/base/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: changed}\n");
+  CHECK(r.Digest(r.kustomize).digest != first.digest);
 }
 
 TEST_CASE("input digest: plain manifests by the files their path names") {

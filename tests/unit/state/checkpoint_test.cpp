@@ -78,7 +78,11 @@ TEST_CASE("checkpoint: a conflicting writer is merged, not overwritten") {
   cp.Track(ReadAtVersion1());
   cp.Set("m", "m//v1/ConfigMap/mine", "ours");
   cp.SetContextNamespace("m", "team-b");
+  Metadata final_meta;
+  final_meta.render_digest = std::string(64, 'n');  // our render: no longer what the merged state records
+  cp.SetMetadata("m", final_meta);
   REQUIRE(cp.FlushAll());
+  CHECK_FALSE(c.LastMetadata().contains("renderDigest"));
   auto put = std::find_if(transport.requests.rbegin(), transport.requests.rend(),
                           [](const auto& r) { return r.method == "PUT"; });
   REQUIRE(put != transport.requests.rend());
