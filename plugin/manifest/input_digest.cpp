@@ -42,8 +42,8 @@ std::string RepositoryRoot(const std::string& dir, util::FileReader& files) {
 }
 
 // The binary the renderer runs for `name` (as util::LookPath finds it): its real path, size and modification
-// time. "" when absent; `reason` set when it is a script (a version manager's shim picks the real tool from
-// files outside the repository).
+// time. "" when absent; `reason` set when it is a script or resolves to a binary of another name (a version
+// manager's shim or proxy picks the real tool from files outside the repository).
 std::string ToolStamp(const std::string& name, const util::Environment& env, std::string& reason) {
   const std::string found = util::LookPath(name, env.GetOr("PATH", ""));
   if (found.empty()) return "";
@@ -56,6 +56,10 @@ std::string ToolStamp(const std::string& name, const util::Environment& env, std
   char magic[2] = {0, 0};
   head.read(magic, 2);
   if (magic[0] == '#' && magic[1] == '!') reason = util::StrCat(util::Quote(found), " is a script, not the tool itself");
+  // A version manager's proxy binary (aqua-proxy) picks the version from files outside the repository.
+  if (!util::StartsWith(fs::path(real).filename().string(), name)) {
+    reason = util::StrCat(util::Quote(found), " runs ", util::Quote(real), ", which may pick another tool");
+  }
   return util::StrCat(real, " ", size, " ", mtime);
 }
 

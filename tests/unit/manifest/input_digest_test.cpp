@@ -104,6 +104,11 @@ TEST_CASE("input digest: what cannot be proven complete is always rendered, with
   r.Write("repo/apps/prod/kustomization.yaml", "resources: []\n");
   r.Write("bin/kustomize", "#!/bin/sh\nexec mise x -- kustomize \"$@\"\n");  // a version manager's shim
   CHECK(r.Digest(r.kustomize).reason.find("is a script") != std::string::npos);
+  r.Write("bin/aqua-proxy", "\x7f" "ELF proxy");
+  fs::permissions(r.root / "bin/aqua-proxy", fs::perms::owner_all);
+  fs::remove(r.root / "bin/kustomize");
+  fs::create_symlink(r.root / "bin/aqua-proxy", r.root / "bin/kustomize");
+  CHECK(r.Digest(r.kustomize).reason.find("which may pick another tool") != std::string::npos);
   r.env.Set("PATH", "/nonexistent");
   CHECK(r.Digest(r.kustomize).reason == "kustomize: neither kustomize nor kubectl found on PATH");
   Manifest hf = r.kustomize;
