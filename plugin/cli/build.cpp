@@ -1,6 +1,7 @@
 // kubectl tazuna build [-f FILE] [-e ENV] [-t TAG,...] [-m NAME]... [--show-secrets]
 #include "cli/build.hpp"
 
+#include "cli/build_info.hpp"
 #include "cli/pipeline.hpp"
 #include "util/secret_mask.hpp"
 #include "util/yaml_emit.hpp"
@@ -15,6 +16,23 @@ nlohmann::json Masked(nlohmann::json object) {
   return object;
 }
 
+// The session of the cluster the kubeconfig reaches (one GET /version), else null: no kubeconfig, or a
+// server that does not answer. Either is fine for build, which then renders offline (said at -v 2).
+std::unique_ptr<Session> ReachableCluster(Context& ctx, const ConnectionOptions& connection, util::Logger& log) {
+  auto session = OpenSession(ctx, connection);
+  if (!session) {
+    log.Log(2, "no cluster (" + session.error().message + "): charts render for Kubernetes " +
+                   std::string(BuildKubeVersion()));
+    return nullptr;
+  }
+  if (auto version = (*session)->client->GetPath("/version"); !version) {
+    log.Log(2, "cluster unreachable (" + version.error().message + "): charts render for Kubernetes " +
+                   std::string(BuildKubeVersion()));
+    return nullptr;
+  }
+  return std::move(*session);
+}
+
 }  // namespace
 
 util::Status BuildOptions::Complete(Context&, const FlagSet&) { return util::Ok(); }
@@ -24,8 +42,9 @@ util::Status BuildOptions::Validate() const { return util::Ok(); }
 util::Result<int> BuildOptions::Run(Context& ctx) {
   auto selection = LoadSelection(ctx, file);
   if (!selection) return selection.error();
-  util::Logger log(ctx.err, verbosity);
-  auto run = RenderSelection(ctx, *selection, log, nullptr);  // no cluster needed
+  util::Logger log(ctx.err, connection.verbosity);
+  const std::unique_ptr<Session> cluster = ReachableCluster(ctx, connection, log);
+  auto run = RenderSelection(ctx, *selection, log, cluster ? cluster->client.get() : nullptr, {!no_render_cache});
   if (!run) return run.error();
   bool first = true;
   for (const auto& m : run->manifests) {
@@ -45,13 +64,17 @@ Command NewBuildCommand() {
   c.short_help = "Render the manifests of tazuna.yaml as YAML";
   c.long_help =
       "Render the selected manifests and print their objects as multi-document YAML, in apply order\n"
-      "(Namespaces, CRDs, then the rest). Secret values are masked unless --show-secrets. No cluster needed.\n";
+      "(Namespaces, CRDs, then the rest). Secret values are masked unless --show-secrets. No cluster is needed:\n"
+      "when the kubeconfig reaches one, charts render for its version and APIs (as state diff and sync\n"
+      "render them); otherwise for Kubernetes " +
+      std::string(BuildKubeVersion()) + ", the version this plugin is built against.\n";
   c.examples = "  # Render everything\n  kubectl tazuna build\n\n"
                "  # Only manifests tagged infra, for the staging environment\n  kubectl tazuna build -t infra -e staging\n";
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
     f.Bool(&o->show_secrets, "show-secrets", 0, "Print Secret values instead of ***.");
-    f.Int(&o->verbosity, "v", 'v', "Number for the log level verbosity");
+    AddRenderCacheFlag(f, o->no_render_cache);
+    AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);
   return c;

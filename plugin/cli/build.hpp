@@ -8,14 +8,16 @@ namespace tazuna::cli {
 /// `kubectl tazuna build`: flag values (nothing to complete; no cluster is involved).
 struct BuildOptions {
   FileOptions file;
+  ConnectionOptions connection;  ///< the cluster whose capabilities charts render for, when it is reachable
+  bool no_render_cache = false;  ///< --no-render-cache
   bool show_secrets = false;
-  int verbosity = 0;
 
-  /// Nothing to resolve: build reads no kubeconfig and prints YAML only.
+  /// Nothing to resolve before Run.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// Flag combinations (none conflict today); no I/O.
   util::Status Validate() const;
-  /// Renders the selected manifests and prints their objects as multi-document YAML.
+  /// Renders the selected manifests and prints their objects as multi-document YAML: for the cluster the
+  /// kubeconfig reaches (its version, served APIs and scopes), else offline (BuildKubeVersion).
   util::Result<int> Run(Context& ctx);
 };
 

@@ -8,6 +8,9 @@ namespace tazuna::cli {
 std::string_view BuildVersion();
 /// The git commit the plugin was built from (12 hex digits), or "unknown".
 std::string_view BuildCommit();
+/// The Kubernetes version the plugin is built and tested against (the local control plane's, e.g.
+/// "v1.33.13"): what charts render for when no cluster tells its own.
+std::string_view BuildKubeVersion();
 /// The platform the plugin reports, as kubectl does: "linux/amd64" or "linux/arm64".
 std::string_view BuildPlatform();
 

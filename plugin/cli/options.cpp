@@ -38,6 +38,11 @@ void AddFileFlags(FlagSet& flags, FileOptions& o, FileFlags which) {
   }
 }
 
+void AddRenderCacheFlag(FlagSet& flags, bool& no_render_cache) {
+  flags.Bool(&no_render_cache, "no-render-cache", 0,
+             "Render every manifest: neither skip one whose inputs are unchanged nor read or write the render cache.");
+}
+
 void AddOutputFlag(FlagSet& flags, std::string& output, const std::string& allowed) {
   flags.String(&output, "output", 'o', "Output format. One of: " + allowed + ".");
 }

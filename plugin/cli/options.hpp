@@ -32,6 +32,8 @@ enum class FileFlags { kFileManifestAndEnvironment, kAll };
 
 void AddConnectionFlags(FlagSet& flags, ConnectionOptions& options);
 void AddFileFlags(FlagSet& flags, FileOptions& options, FileFlags which);
+/// `--no-render-cache`: render every manifest, reading and writing no render cache (cached_render.hpp).
+void AddRenderCacheFlag(FlagSet& flags, bool& no_render_cache);
 /// `-o/--output` with the given default.
 void AddOutputFlag(FlagSet& flags, std::string& output, const std::string& allowed);
 

@@ -7,6 +7,7 @@
 
 #include "cli/build_info.hpp"
 #include "cli/git_config.hpp"
+#include "state/render_record.hpp"
 #include "cli/print/name.hpp"
 #include "manifest/manifest.hpp"
 #include "manifest/objects.hpp"
@@ -95,47 +96,57 @@ std::unique_ptr<manifest::ScopeLookup> NewDiscoveryScopes(kube::Client& client) 
 
 util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFile& file,
                                           const std::vector<const manifest::Manifest*>& manifests,
-                                          util::Logger& log, kube::Client* client) {
+                                          util::Logger& log, kube::Client* client, const RenderOptions& options) {
   RenderedRun run;
   if (client != nullptr) run.discovery = NewDiscoveryScopes(*client);
   run.identities = std::make_unique<state::IdentityResolver>(run.discovery.get(),
                                                              client != nullptr ? client->config().namespace_name : "");
   std::shared_ptr<ClusterCapabilities> caps;
   if (client != nullptr) caps = std::make_shared<ClusterCapabilities>(*client, log);
-  std::vector<util::Result<manifest::RenderedManifest>> rendered(manifests.size(),
-                                                                 util::MakeError(util::ErrorKind::kInternal, ""));
+  std::vector<util::Result<CachedRender>> rendered(manifests.size(), util::MakeError(util::ErrorKind::kInternal, ""));
   util::ParallelFor(manifests.size(), kRenderConcurrency, [&](size_t i) {
     manifest::RenderContext rc{ctx.processes, ctx.files, ctx.env, log, nullptr,
                                std::chrono::seconds(300), manifest::DefaultCacheDir(ctx.env)};
     rc.apply_default_namespace = false;  // below, once every manifest's CRDs are known
     if (caps) rc.capabilities = [caps] { return caps->Get(); };
-    rendered[i] = manifest::Render(*manifests[i], file, rc);
+    rc.default_kube_version = std::string(BuildKubeVersion());
+    rc.plugin_version = util::StrCat(BuildVersion(), " ", BuildCommit());
+    rendered[i] = RenderThroughCaches(*manifests[i], file, rc, options, run.identities->context_namespace());
   });
   for (auto& r : rendered) {
     if (!r) return r.error();
-    run.identities->AddCrds(r->objects);
+    if (r->rendered) run.identities->AddCrds(r->rendered->objects);
   }
-  for (auto& r : rendered) {
-    manifest::SetDefaultNamespace(r->objects, r->default_namespace, run.identities.get());
-    run.manifests.push_back(state::Desire(std::move(*r), *run.identities));
+  for (size_t i = 0; i < rendered.size(); ++i) {
+    CachedRender& r = *rendered[i];
+    if (r.rendered) {
+      manifest::SetDefaultNamespace(r.rendered->objects, r.rendered->default_namespace, run.identities.get());
+      run.manifests.push_back(state::Desire(std::move(*r.rendered), *run.identities));
+    } else {
+      run.manifests.push_back(state::DesireFromState(manifests[i]->name, options.states->at(manifests[i]->name),
+                                                     *run.identities));
+    }
+    run.manifests.back().input_digest = r.render_digest;
   }
   if (auto st = state::CheckRenderedOnce(run.manifests); !st) return st.error();
   return run;
 }
 
-util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& s, util::Logger& log, kube::Client* client) {
-  return RenderManifests(ctx, s.file, s.manifests, log, client);
+util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& s, util::Logger& log, kube::Client* client,
+                                          const RenderOptions& options) {
+  return RenderManifests(ctx, s.file, s.manifests, log, client, options);
 }
 
 util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Context& ctx, const Selection& s,
-                                                                             util::Logger& log, kube::Client& client) {
+                                                                             util::Logger& log, kube::Client& client,
+                                                                             const RenderOptions& options) {
   std::vector<const manifest::Manifest*> others;
   for (const auto& m : s.file.manifests) {
     if (std::find(s.manifests.begin(), s.manifests.end(), &m) == s.manifests.end()) others.push_back(&m);
   }
   std::map<state::ObjectIdentity, std::string> out;
   if (others.empty()) return out;
-  auto run = RenderManifests(ctx, s.file, others, log, &client);
+  auto run = RenderManifests(ctx, s.file, others, log, &client, {options.use_cache});
   if (!run) return run.error();
   for (const auto& m : run->manifests) {
     for (const auto& d : m.objects) out.emplace(d.identity, m.name);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cached_render.hpp"
 #include "cli/context.hpp"
 #include "cli/options.hpp"
 #include "manifest/manifest.hpp"
@@ -41,17 +42,18 @@ std::unique_ptr<manifest::ScopeLookup> NewDiscoveryScopes(kube::Client& client);
 /// unknown). `file` is the loaded tazuna.yaml the manifests belong to.
 util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFile& file,
                                           const std::vector<const manifest::Manifest*>& manifests,
-                                          util::Logger& log, kube::Client* client);
+                                          util::Logger& log, kube::Client* client, const RenderOptions& options = {});
 
 /// RenderManifests of the selected manifests.
 util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& selection, util::Logger& log,
-                                          kube::Client* client);
+                                          kube::Client* client, const RenderOptions& options = {});
 
 /// Where the objects of the manifests the selection leaves out are (identity -> manifest), so that
 /// a prune never deletes what another manifest of tazuna.yaml still renders. Error: the first render
 /// error (the caller then deletes nothing).
 util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Context& ctx, const Selection& selection,
-                                                                             util::Logger& log, kube::Client& client);
+                                                                             util::Logger& log, kube::Client& client,
+                                                                             const RenderOptions& options = {});
 
 /// Where `file` (a tazuna.yaml) is managed from: the normalised `origin` remote (else the only remote) of
 /// its git repository and its path in it, asked of git or, when git cannot answer (missing, or refusing

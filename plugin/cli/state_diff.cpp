@@ -129,7 +129,15 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
-  auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
+  state::StateStore store(client);
+  // One GET per state ConfigMap, first: a manifest whose state records the render of the same inputs is not
+  // rendered (a plan is always made from fresh renders).
+  std::vector<std::string> names;
+  for (const auto* m : selection->manifests) names.push_back(m->name);
+  auto states = state::ReadStates(store, names);
+  if (!states) return states.error();
+  const RenderOptions render{!no_render_cache, out_file.empty() ? &*states : nullptr};
+  auto run = RenderSelection(ctx, *selection, (*session)->log, &client, render);
   if (!run) return run.error();
   if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   if (state::AnySecret(run->manifests)) {
@@ -140,9 +148,8 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
     }
     state::KeySecretHashes(run->manifests, *key);
   }
-  state::StateStore store(client);
-  // One GET per state ConfigMap; per object only for the rare pair of keys in two groups.
-  auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
+  // Per object only for the rare pair of keys in two groups.
+  auto inputs = state::PlanSyncFrom(client, std::move(run->manifests), std::move(*states), *run->identities);
   if (!inputs) return inputs.error();
   const state::Origin origin = FindOrigin(ctx, selection->file.path, &(*session)->log);
   for (const auto& in : *inputs) {  // rows against another repository's state would mean nothing
@@ -206,6 +213,7 @@ Command NewStateDiffCommand() {
     f.Bool(&o->allow_empty, "allow-empty", 0, "With --out: the plan is for state sync --allow-empty.");
     f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");
     AddTakeoverFlag(f, o->takeover_managers);
+    AddRenderCacheFlag(f, o->no_render_cache);
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

@@ -22,6 +22,7 @@ struct StateDiffResult {
 /// `kubectl tazuna state diff`: flag values, then what Complete resolved.
 struct StateDiffOptions {
   ConnectionOptions connection;
+  bool no_render_cache = false;  ///< --no-render-cache
   FileOptions file;
   std::string output = "table";
   bool no_headers = false;

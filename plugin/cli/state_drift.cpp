@@ -74,7 +74,7 @@ util::Result<int> StateDriftOptions::Run(Context& ctx) {
   auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
-  auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
+  auto run = RenderSelection(ctx, *selection, (*session)->log, &client, {!no_render_cache});
   if (!run) return run.error();
   if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   state::StateStore store(client);
@@ -117,6 +117,7 @@ Command NewStateDriftCommand() {
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     AddTakeoverFlag(f, o->takeover_managers);
+    AddRenderCacheFlag(f, o->no_render_cache);
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

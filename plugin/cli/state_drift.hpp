@@ -14,6 +14,7 @@ namespace tazuna::cli {
 /// `kubectl tazuna state drift`: flag values, then what Complete resolved.
 struct StateDriftOptions {
   ConnectionOptions connection;
+  bool no_render_cache = false;  ///< --no-render-cache
   FileOptions file;
   std::string output = "table";
   bool no_headers = false;

@@ -209,7 +209,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   kube::Client& client = *(*session)->client;
   // The context guard runs before anything is written.
   if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
-  auto run = RenderSelection(ctx, *selection, (*session)->log, &client);
+  auto run = RenderSelection(ctx, *selection, (*session)->log, &client, {!no_render_cache});
   if (!run) return run.error();
   if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   if (auto st = state::CheckNotReserved(run->manifests); !st) return st.error();
@@ -272,7 +272,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
                                          (*session)->log);
   if (so.prune && HasRemoved(*inputs)) {
     // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
-    auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client);
+    auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client, {!no_render_cache});
     if (elsewhere) {
       so.others.rendered_elsewhere = std::move(*elsewhere);
     } else {
@@ -354,6 +354,7 @@ Command NewStateSyncCommand() {
              "it counts as ready with a warning (e.g. 30s; 0: at once). A manifest's statusGraceSeconds overrides it.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddOutputFlag(f, o->output, "table, json, yaml, name");
+    AddRenderCacheFlag(f, o->no_render_cache);
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

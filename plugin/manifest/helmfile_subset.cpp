@@ -150,6 +150,8 @@ std::vector<std::string> CapabilityArgs(const HelmfileRun& run, RenderContext& c
     // As the Go tool: the cluster's version and every GroupVersion(/Kind) it serves.
     argv.insert(argv.end(), {"--kube-version", caps->kube_version});
     for (const std::string& v : caps->api_versions) argv.insert(argv.end(), {"--api-versions", v});
+  } else if (!ctx.default_kube_version.empty()) {
+    argv.insert(argv.end(), {"--kube-version", ctx.default_kube_version});
   }
   return argv;
 }

@@ -46,6 +46,13 @@ struct RenderContext {
   /// The cluster's capabilities for helm charts (helmfile manifests without kubeVersion); unset, or
   /// nullopt when the cluster cannot say: helm's built-in defaults.
   std::function<std::optional<Capabilities>()> capabilities = {};
+  /// The Kubernetes version charts render for when neither the manifest (kubeVersion) nor the cluster
+  /// (`capabilities`) gives one; empty: helm's own default (v1.20.0 in a helm built without its release
+  /// flags, which charts requiring a newer Kubernetes refuse).
+  std::string default_kube_version = {};
+  /// This plugin's version and commit: part of every render digest (DigestInputs), as a new version may
+  /// render the same files differently.
+  std::string plugin_version = {};
 };
 
 /// The objects of one manifest, in apply order.

@@ -64,6 +64,8 @@ std::vector<std::string> HelmfileArgv(const HelmfileRun& run, const std::string&
     std::vector<std::string> versions;  // as the helm fallback: the cluster's version and what it serves
     for (const std::string& v : caps->api_versions) versions.push_back("--api-versions " + v);
     argv.insert(argv.end(), {"--kube-version", caps->kube_version, "--args", util::Join(versions, " ")});
+  } else if (!ctx.default_kube_version.empty()) {
+    argv.insert(argv.end(), {"--kube-version", ctx.default_kube_version});
   }
   for (const std::string& extra : run.options.extra_value_files) {
     argv.insert(argv.end(), {"--values", util::JoinPath(run.tazuna.dir, extra)});

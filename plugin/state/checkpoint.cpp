@@ -63,6 +63,10 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
       snapshot.manifest = manifest;
       ApplyChanges(snapshot, t.changes);
       if (t.metadata) snapshot.metadata = *t.metadata;  // Write names the shards itself
+      // A render is recorded only with the entries the final write leaves: any other write drops it.
+      if (!t.metadata || snapshot.metadata.render_digest.empty()) snapshot.metadata.render_digest.clear();
+      snapshot.metadata.entries_digest =
+          snapshot.metadata.render_digest.empty() ? "" : EntriesDigest(snapshot.entries);
       if (t.origin) snapshot.metadata.origin = *t.origin;
       if (t.context_namespace) snapshot.metadata.context_namespace = *t.context_namespace;
       version = t.version;
@@ -85,7 +89,9 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
     auto fresh = store_.Read(manifest);  // another writer got there first: merge onto its state
     if (!fresh) return fresh.error();
     std::lock_guard<std::mutex> lock(mu_);
-    tracked_[manifest].state = std::move(*fresh);
+    Tracked& t = tracked_[manifest];
+    t.state = std::move(*fresh);
+    if (t.metadata) t.metadata->render_digest.clear();  // merged entries are no render's record
   }
 }
 

@@ -34,6 +34,12 @@ struct DesiredManifest {
   std::string name;
   bool always_sync = false;  ///< genesissecret: every object is re-applied on every sync
   std::vector<DesiredObject> objects;
+  /// The digest of the render's inputs and the context namespace (render_record.hpp); empty when the
+  /// inputs cannot all be named. A sync records it in the state it leaves exactly equal to this render.
+  std::string input_digest = {};
+  /// Not rendered: its inputs are those of the render the state records, so `objects` stand for the state's
+  /// entries (key, identity and hash; the object holds only apiVersion, kind and metadata name/namespace).
+  bool from_state = false;
 };
 
 /// Keys, identities and hashes the rendered objects of `rendered`.

@@ -95,14 +95,35 @@ void ConfirmContextNamespaces(kube::Client& client, IdentityResolver& ids, std::
   }
 }
 
+util::Result<std::map<std::string, ManifestState>> ReadStates(StateStore& store, const std::vector<std::string>& names) {
+  std::map<std::string, ManifestState> out;
+  for (const auto& name : names) {
+    auto stored = store.Read(name);
+    if (!stored) return stored.error();
+    out.emplace(name, std::move(*stored));
+  }
+  return out;
+}
+
 util::Result<std::vector<SyncInput>> PlanSync(StateStore& store, kube::Client& client,
                                               std::vector<DesiredManifest> desired, IdentityResolver& ids) {
+  std::vector<std::string> names;
+  for (const auto& d : desired) names.push_back(d.name);
+  auto stored = ReadStates(store, names);
+  if (!stored) return stored.error();
+  return PlanSyncFrom(client, std::move(desired), std::move(*stored), ids);
+}
+
+util::Result<std::vector<SyncInput>> PlanSyncFrom(kube::Client& client, std::vector<DesiredManifest> desired,
+                                                  std::map<std::string, ManifestState> stored, IdentityResolver& ids) {
   std::vector<SyncInput> inputs;
   inputs.reserve(desired.size());
   for (auto& d : desired) {
-    auto stored = store.Read(d.name);
-    if (!stored) return stored.error();
-    SyncInput in{std::move(d), std::move(*stored), {}, {}, ids.context_namespace()};
+    auto it = stored.find(d.name);
+    if (it == stored.end()) {
+      return util::MakeError(util::ErrorKind::kInternal, "no state read for manifest " + util::Quote(d.name));
+    }
+    SyncInput in{std::move(d), std::move(it->second), {}, {}, ids.context_namespace()};
     auto relocations = RelocateStored(in.stored, ids);
     if (!relocations) return relocations.error();
     in.relocations = std::move(*relocations);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "kube/client.hpp"
@@ -15,6 +17,13 @@ namespace tazuna::state {
 /// Errors: the store's read errors.
 util::Result<std::vector<SyncInput>> PlanSync(StateStore& store, kube::Client& client,
                                               std::vector<DesiredManifest> desired, IdentityResolver& ids);
+
+/// The states of `names` (one GET per state ConfigMap, as StateStore::Read), by name.
+util::Result<std::map<std::string, ManifestState>> ReadStates(StateStore& store, const std::vector<std::string>& names);
+
+/// PlanSync with the states already read (ReadStates); kInternal when one of `desired` has none.
+util::Result<std::vector<SyncInput>> PlanSyncFrom(kube::Client& client, std::vector<DesiredManifest> desired,
+                                                  std::map<std::string, ManifestState> stored, IdentityResolver& ids);
 
 /// A state that recorded no context namespace (the Go tool's, or an earlier version's) gets this run's
 /// recorded by the sync (SyncInput::context_namespace) only where that is known to be true: every object it

@@ -64,7 +64,16 @@ std::string EncodeMetadata(const Metadata& m) {
     out += "]";
   }
   if (!m.context_namespace.empty()) out += ",\"contextNamespace\":" + json(m.context_namespace).dump();
+  if (!m.render_digest.empty()) {
+    out += StrCat(",\"renderDigest\":", json(m.render_digest).dump(), ",\"entriesDigest\":", json(m.entries_digest).dump());
+  }
   return out + "}";
+}
+
+std::string EntriesDigest(const std::map<std::string, std::string>& entries) {
+  std::string text;
+  for (const auto& [key, value] : entries) text += StrCat(key, "\t", value, "\n");
+  return util::Sha256Hex(text);
 }
 
 std::vector<std::map<std::string, std::string>> BuildShards(const std::string& manifest,
@@ -96,6 +105,11 @@ util::Status ParseMetadata(const std::string& configmap, const std::string& text
   const json doc = json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
     return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata is not a JSON object"));
+  }
+  // A render record of the wrong type is no record (the manifest is rendered), never an unreadable state.
+  for (auto [field, out] : {std::pair{"renderDigest", &m.render_digest}, std::pair{"entriesDigest", &m.entries_digest}}) {
+    const json value = doc.value(field, json());
+    *out = value.is_string() ? value.get<std::string>() : "";
   }
   for (auto [field, out] : {std::pair{"gitCommitHash", &m.git_commit_hash}, std::pair{"lastSyncedAt", &m.last_synced_at},
                             std::pair{"contextNamespace", &m.context_namespace}}) {

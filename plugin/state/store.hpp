@@ -54,6 +54,13 @@ struct Metadata {
   /// segment is there (or pending). Omitted from JSON when empty (the Go tool's states, which leave
   /// it to the context namespace of each run).
   std::string context_namespace;
+  /// The input digest (manifest::DigestInputs, with the context namespace) of the render this state is
+  /// exactly the record of, written only by a sync that left nothing else in it; empty otherwise.
+  std::string render_digest = {};
+  /// EntriesDigest of the entries written with `render_digest` (the sync's Checkpointer computes it; other
+  /// writers keep it as read): a state changed since by anyone (state forget, the Go tool) no longer
+  /// matches, and is diffed against a fresh render.
+  std::string entries_digest = {};
   bool operator==(const Metadata&) const = default;
 };
 
@@ -81,6 +88,8 @@ std::string ShardName(const std::string& manifest, const std::string& generation
 /// The Go tool's `_metadata` JSON: {"gitCommitHash":"...","lastSyncedAt":"..."}, then when set
 /// "origin":{"path":"...","repository":"..."}, "shards":[...], "takenFrom":[...] and "contextNamespace":"...".
 std::string EncodeMetadata(const Metadata& metadata);
+/// SHA-256 over the entries (key and value per line, in key order), 64 hex digits.
+std::string EntriesDigest(const std::map<std::string, std::string>& entries);
 /// Builds the `data` maps for a state: the base first, then spill shards named ShardName(manifest,
 /// generation, i), each under kShardBytes. The base's `_metadata` names the shards.
 std::vector<std::map<std::string, std::string>> BuildShards(const std::string& manifest,

@@ -99,6 +99,19 @@ bool WaitsAfterLayer(const std::vector<SyncInput>& inputs, const std::vector<siz
          });
 }
 
+// Whether the sync leaves `in`'s state exactly the record of its render (so that the render's digest may be
+// recorded with it): rendered now, not always-sync, and every row of it applied, unchanged or deleted.
+bool LeftAsRendered(const SyncInput& in, const std::vector<SyncResult>& results) {
+  if (in.desired.input_digest.empty() || in.desired.from_state || in.desired.always_sync) return false;
+  for (const auto& d : in.desired.objects) {  // RecordsRender would refuse it; a digest of Secret inputs is not kept
+    if (d.key.group.empty() && d.key.kind == "Secret") return false;
+  }
+  return std::all_of(results.begin(), results.end(), [&](const SyncResult& r) {
+    return r.manifest != in.desired.name || r.verb == Verb::kCreated || r.verb == Verb::kConfigured ||
+           r.verb == Verb::kAdopted || r.verb == Verb::kUnchanged || r.verb == Verb::kDeleted;
+  });
+}
+
 }  // namespace
 
 // What every state write of `in`'s manifest records from the first on, even if this sync fails later:
@@ -450,6 +463,7 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
       for (const auto& in : inputs) {
         Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), o.origin, {}, in.stored.metadata.taken_from,
                       in.context_namespace};
+        if (LeftAsRendered(in, report.results)) meta.render_digest = in.desired.input_digest;
         if (meta.origin.empty()) meta.origin = in.stored.metadata.origin;
         cp.SetMetadata(in.desired.name, meta);
       }

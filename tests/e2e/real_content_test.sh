@@ -123,6 +123,18 @@ rendered=$("$HELM" template cm "$R/hf/charts/cert-manager" -n "$NS" --kube-versi
 expect_eq "$(echo "$keys" | wc -l | tr -d ' ')" "$rendered" "cert-manager: state holds every rendered object ($rendered)"
 expect_rc 0 "cert-manager: diff right after the sync" kubectl tazuna state diff -f "$R/tazuna.yaml"
 expect_contains "$OUT" "No changes detected." "cert-manager: no false diff"
+# build without a cluster renders the chart for the Kubernetes this plugin is built against, not helm's
+# default (which the chart refuses, above); with one, for the cluster's: the same objects here.
+expect_rc 0 "cert-manager: build offline (no kubeconfig)" env KUBECONFIG="$E2E_TMP/none" kubectl tazuna build -f "$R/tazuna.yaml" -v 2
+offline=$OUT
+expect_contains "$ERR" "no cluster" "cert-manager: build says why it renders offline (-v 2)"
+expect_eq "$(printf '%s\n' "$offline" | grep -c '^kind: Deployment')" "3" "cert-manager: its three Deployments rendered offline"
+expect_eq "$(printf '%s\n' "$offline" | grep -c '^kind:')" "$((rendered + 1))" \
+  "cert-manager: every object rendered offline (the chart's $rendered and the Namespace)"
+expect_rc 0 "cert-manager: build against an unreachable server" kubectl tazuna build -f "$R/tazuna.yaml" -s https://127.0.0.1:1
+expect_eq "$OUT" "$offline" "cert-manager: an unreachable cluster renders as offline"
+expect_rc 0 "cert-manager: build with the cluster" kubectl tazuna build -f "$R/tazuna.yaml"
+expect_eq "$OUT" "$offline" "cert-manager: the cluster's build is the same objects"
 
 # ---------------------------------------------------------------- .Capabilities from the cluster
 R=$E2E_TMP/caps
@@ -180,6 +192,15 @@ expect_eq "$(kubectl get cm -n "$NS2" caps-probe -o jsonpath='{.data.kind}')" "c
 server_version=$(kubectl version -o json | python3 -c 'import json,sys; print(json.load(sys.stdin)["serverVersion"]["gitVersion"])')
 expect_eq "$(kubectl get cm -n "$NS2" caps-probe -o jsonpath='{.data.kube}')" "$server_version" \
   "caps: .Capabilities.KubeVersion is the cluster's"
+# build renders for the cluster the kubeconfig reaches (as sync does), else for its own Kubernetes version.
+expect_rc 0 "caps: build with the cluster" kubectl tazuna build -f "$R/tazuna.yaml"
+expect_contains "$OUT" "branch: cluster" "caps: build takes the cluster's APIs"
+expect_rc 0 "caps: build offline" env KUBECONFIG="$E2E_TMP/none" kubectl tazuna build -f "$R/tazuna.yaml"
+expect_contains "$OUT" "branch: default" "caps: offline, helm's default APIs"
+built_for=$(kubectl tazuna build --help | grep -o 'Kubernetes v[0-9.]*' | head -1)
+expect_eq "$built_for" "Kubernetes v$(sed -n 's/.*k8s.io\/kubernetes v\([0-9.]*\).*/\1/p' "$REPO_DIR/scripts/k8s/go.mod")" \
+  "build --help names the Kubernetes version of scripts/k8s"
+expect_contains "$OUT" "kube: ${built_for#Kubernetes }" "caps: offline, .Capabilities.KubeVersion is that version"
 
 kubectl delete crd "gadgets.$GROUP" --wait=false >/dev/null 2>&1
 kubectl delete namespace "$NS" "$NS2" --wait=false >/dev/null 2>&1

@@ -300,6 +300,16 @@ TEST_CASE("render helmfile: without kubeVersion, helm renders for the cluster's 
   f.ctx.capabilities = [] { return std::optional<Capabilities>(); };  // a cluster that cannot say
   REQUIRE(f.Run(Make("hf", "helmfile", "hf")));
   CHECK(f.processes.Commands().back() == "helm template web repo/hf/web --namespace apps --no-hooks --values -");
+  // ... then the version this plugin is built against, when the caller gives one (helm's own default,
+  // v1.20.0 in a helm built from its Go module, is refused by charts requiring a newer Kubernetes).
+  f.ctx.default_kube_version = "v1.33.13";
+  REQUIRE(f.Run(Make("hf", "helmfile", "hf")));
+  CHECK(f.processes.Commands().back() ==
+        "helm template web repo/hf/web --namespace apps --no-hooks --kube-version v1.33.13 --values -");
+  f.ctx.capabilities = nullptr;  // no cluster at all
+  REQUIRE(f.Run(Make("hf", "helmfile", "hf")));
+  CHECK(f.processes.Commands().back() ==
+        "helm template web repo/hf/web --namespace apps --no-hooks --kube-version v1.33.13 --values -");
 }
 
 TEST_CASE("render helmfile: the real helmfile first, vars on stdin, release namespaces kept apart") {

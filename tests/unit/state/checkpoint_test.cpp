@@ -24,40 +24,65 @@ std::string ConfigMap(const std::string& rv, const nlohmann::json& data) {
       .dump();
 }
 
-}  // namespace
-
-TEST_CASE("checkpoint: a conflicting writer is merged, not overwritten") {
-  const std::string theirs = R"({"contentHash":")" + std::string(64, 'e') + R"("})";
+// A client whose discovery and namespace `tazuna` answer; each test adds the state requests it expects.
+struct Cluster {
   FakeTransport transport;
   FakeProcesses procs;
   FakeClock clock;
   std::ostringstream err;
-  util::Logger log(err, 0);
-  kube::RestConfig config;
-  config.server = "https://k.example:6443";
-  config.token = "t";
-  transport.Add("GET /api", 200, kCore, {{"Content-Type", kAggCT}});
-  transport.Add("GET /apis", 200, R"({"kind":"APIGroupDiscoveryList","items":[]})", {{"Content-Type", kAggCT}});
-  transport.Add("GET /api/v1/namespaces/tazuna", 200, R"({"kind":"Namespace","metadata":{"name":"tazuna"}})");
+  util::Logger log{err, 0};
+  util::Environment env;
+  std::unique_ptr<kube::Client> client;
+  Cluster() {
+    kube::RestConfig config;
+    config.server = "https://k.example:6443";
+    config.token = "t";
+    transport.Add("GET /api", 200, kCore, {{"Content-Type", kAggCT}});
+    transport.Add("GET /apis", 200, R"({"kind":"APIGroupDiscoveryList","items":[]})", {{"Content-Type", kAggCT}});
+    transport.Add("GET /api/v1/namespaces/tazuna", 200, R"({"kind":"Namespace","metadata":{"name":"tazuna"}})");
+    // The once-per-store search for shards a killed write left behind finds none.
+    transport.Add("GET /api/v1/namespaces/tazuna/configmaps", 200, R"({"kind":"List","metadata":{},"items":[]})");
+    client = std::make_unique<kube::Client>(config, transport, procs, log, clock, env);
+  }
+  /// The `_metadata` of the last state written.
+  nlohmann::json LastMetadata() const {
+    auto put = std::find_if(transport.requests.rbegin(), transport.requests.rend(),
+                            [](const auto& r) { return r.method == "PUT"; });
+    if (put == transport.requests.rend()) return nullptr;
+    return nlohmann::json::parse(nlohmann::json::parse(put->body)["data"]["_metadata"].get<std::string>());
+  }
+};
+
+// The state of manifest m as read at resourceVersion 1.
+ManifestState ReadAtVersion1() {
+  ManifestState start;
+  start.manifest = "m";
+  start.objects = {{"tazuna-state-m", "1"}};
+  return start;
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint: a conflicting writer is merged, not overwritten") {
+  const std::string theirs = R"({"contentHash":")" + std::string(64, 'e') + R"("})";
+  Cluster c;
+  FakeTransport& transport = c.transport;
   // Our first write loses to another writer (409); the re-read shows its entry; the second write wins.
   transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 409,
                 R"({"kind":"Status","reason":"Conflict","message":"the object has been modified","code":409})");
   transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200, ConfigMap("3", {}));
   transport.Add("GET /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200,
                 ConfigMap("2", {{"m____v1__ConfigMap__other", theirs}}));
-  // The once-per-store search for shards a killed write left behind finds none.
-  transport.Add("GET /api/v1/namespaces/tazuna/configmaps", 200, R"({"kind":"List","metadata":{},"items":[]})");
-  util::Environment env;
-  kube::Client client(config, transport, procs, log, clock, env);
-  StateStore store(client);
-  Checkpointer cp(store, clock, std::chrono::milliseconds(0));
-  ManifestState start;
-  start.manifest = "m";
-  start.objects = {{"tazuna-state-m", "1"}};
-  cp.Track(start);
+  StateStore store(*c.client);
+  Checkpointer cp(store, c.clock, std::chrono::milliseconds(0));
+  cp.Track(ReadAtVersion1());
   cp.Set("m", "m//v1/ConfigMap/mine", "ours");
   cp.SetContextNamespace("m", "team-b");
+  Metadata final_meta;
+  final_meta.render_digest = std::string(64, 'n');  // our render: no longer what the merged state records
+  cp.SetMetadata("m", final_meta);
   REQUIRE(cp.FlushAll());
+  CHECK_FALSE(c.LastMetadata().contains("renderDigest"));
   auto put = std::find_if(transport.requests.rbegin(), transport.requests.rend(),
                           [](const auto& r) { return r.method == "PUT"; });
   REQUIRE(put != transport.requests.rend());
@@ -69,6 +94,30 @@ TEST_CASE("checkpoint: a conflicting writer is merged, not overwritten") {
   // The context namespace is recorded by the write made after the merge too.
   CHECK(nlohmann::json::parse(body["data"]["_metadata"].get<std::string>())["contextNamespace"] == "team-b");
   CHECK(cp.writes() == 1);
+}
+
+TEST_CASE("checkpoint: a render digest is written only by the final write, with the entries it leaves") {
+  Cluster c;
+  for (const char* rv : {"2", "3"}) {
+    c.transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200, ConfigMap(rv, {}));
+  }
+  StateStore store(*c.client);
+  Checkpointer cp(store, c.clock, std::chrono::milliseconds(0));
+  ManifestState start = ReadAtVersion1();
+  start.metadata.render_digest = std::string(64, 'o');  // recorded by an earlier sync
+  start.metadata.entries_digest = EntriesDigest(start.entries);
+  cp.Track(start);
+  cp.Set("m", "m//v1/ConfigMap/a", "");  // an intent: the earlier render is no longer what the state holds
+  REQUIRE(cp.FlushAll());
+  CHECK_FALSE(c.LastMetadata().contains("renderDigest"));
+  cp.Set("m", "m//v1/ConfigMap/a", std::string(64, '1'));
+  Metadata final_meta;
+  final_meta.render_digest = std::string(64, 'n');
+  cp.SetMetadata("m", final_meta);
+  REQUIRE(cp.FlushAll());
+  const auto meta = c.LastMetadata();
+  CHECK(meta["renderDigest"] == std::string(64, 'n'));
+  CHECK(meta["entriesDigest"] == EntriesDigest({{"m//v1/ConfigMap/a", std::string(64, '1')}}));
 }
 
 }  // namespace tazuna::state

@@ -1,0 +1,50 @@
+#include "cli/cached_render.hpp"
+
+#include "manifest/input_digest.hpp"
+#include "manifest/render_cache.hpp"
+#include "state/render_record.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::cli {
+
+util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, const manifest::TazunaFile& file,
+                                               manifest::RenderContext& rc, const RenderOptions& options,
+                                               const std::string& context_namespace) {
+  const std::string name = util::Quote(m.name);
+  const manifest::InputDigest inputs =
+      options.use_cache ? manifest::DigestInputs(m, file, rc) : manifest::InputDigest{"", "--no-render-cache"};
+  CachedRender out;
+  if (!inputs.cacheable()) {
+    rc.log.Log(2, util::StrCat("manifest ", name, " is rendered every time: ", inputs.reason));
+  } else {
+    out.render_digest = state::RenderDigest(inputs.digest, context_namespace);
+    const state::ManifestState* stored = nullptr;
+    if (options.states != nullptr) {
+      const auto it = options.states->find(m.name);
+      if (it != options.states->end()) stored = &it->second;
+    }
+    if (stored != nullptr && state::RecordsRender(*stored, out.render_digest)) {
+      rc.log.Log(2, util::StrCat("manifest ", name, " not rendered: its state records the render of the same inputs"));
+      return out;
+    }
+    const manifest::RenderCache cache(rc.cache_dir);
+    if (auto hit = cache.Load(inputs.digest); hit && hit->name == m.name) {
+      rc.log.Log(2, util::StrCat("manifest ", name, " read from the render cache"));
+      out.rendered = std::move(*hit);
+      return out;
+    }
+  }
+  auto rendered = Render(m, file, rc);
+  if (!rendered) return rendered.error();
+  // A file changed while the renderer ran: this render is of neither digest, so it is neither kept nor recorded.
+  if (inputs.cacheable() && manifest::DigestInputs(m, file, rc).digest != inputs.digest) {
+    rc.log.Log(2, util::StrCat("manifest ", name, ": its files changed while it rendered; nothing cached"));
+    out.render_digest.clear();
+  } else if (inputs.cacheable()) {
+    manifest::RenderCache(rc.cache_dir).Store(inputs.digest, *rendered);
+  }
+  out.rendered = std::move(*rendered);
+  return out;
+}
+
+}  // namespace tazuna::cli

@@ -1,0 +1,124 @@
+#include "manifest/render_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "util/json_get.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::manifest {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kMaxCacheFile = 256u << 20;  // far above any render; a bigger file is not ours
+constexpr size_t kMaxNesting = 512;
+
+bool HoldsSecret(const RenderedManifest& r) {
+  for (const auto& o : r.objects) {
+    if (util::JsonString(o, "kind") == "Secret" && util::JsonString(o, "apiVersion") == "v1") return true;
+  }
+  return false;
+}
+
+bool ValidDigest(const std::string& digest) {
+  return digest.size() == 64 && digest.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+// Only a directory of this user that no one else can write is trusted (a shared XDG_CACHE_HOME could
+// otherwise hand us another user's objects to apply).
+bool Private(const std::string& dir) {
+  struct stat st{};
+  return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
+         (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+// The whole file at `path` (no symlink followed, owned by this user), or nullopt.
+std::optional<std::string> ReadPrivate(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st{};
+  std::optional<std::string> out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+      static_cast<size_t>(st.st_size) <= kMaxCacheFile) {
+    std::string text(static_cast<size_t>(st.st_size), '\0');
+    size_t got = 0;
+    while (got < text.size()) {
+      const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    if (got == text.size()) out = std::move(text);
+  }
+  ::close(fd);
+  return out;
+}
+
+// Writes `text` to a new private file in `dir` (mkstemp: 0600 from the start) and renames it to `path`.
+bool WritePrivate(const std::string& dir, const std::string& path, const std::string& text) {
+  std::string tmp = dir + "/.tmp-XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) return false;
+  size_t put = 0;
+  while (put < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + put, text.size() - put);
+    if (n <= 0) break;
+    put += static_cast<size_t>(n);
+  }
+  const bool written = put == text.size() && ::close(fd) == 0;
+  if (!written || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<RenderedManifest> RenderCache::Load(const std::string& digest) const {
+  if (!ValidDigest(digest) || !Private(dir_)) return std::nullopt;
+  const std::optional<std::string> text = ReadPrivate(dir_ + "/" + digest + ".json");
+  if (!text || util::NestsDeeperThan(*text, kMaxNesting)) return std::nullopt;
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return std::nullopt;
+  const nlohmann::json& objects = util::JsonArray(doc, "objects");
+  const nlohmann::json& sources = util::JsonArray(doc, "sources");
+  if (sources.size() != objects.size()) return std::nullopt;
+  RenderedManifest r;
+  r.name = util::JsonString(doc, "name");
+  r.default_namespace = util::JsonString(doc, "defaultNamespace");
+  r.always_sync = util::JsonBool(doc, "alwaysSync");
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (!objects[i].is_object() || !sources[i].is_string()) return std::nullopt;
+    r.objects.push_back(objects[i]);
+    r.sources.push_back(sources[i].get<std::string>());
+  }
+  return r;
+}
+
+bool RenderCache::Store(const std::string& digest, const RenderedManifest& rendered) const {
+  if (!ValidDigest(digest) || HoldsSecret(rendered) || rendered.sources.size() != rendered.objects.size()) return false;
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  ::chmod(dir_.c_str(), 0700);
+  if (!Private(dir_)) return false;
+  std::string text;
+  try {  // a file name that is not UTF-8 cannot be JSON: that render is just not kept
+    text = nlohmann::json{{"name", rendered.name},
+                          {"defaultNamespace", rendered.default_namespace},
+                          {"alwaysSync", rendered.always_sync},
+                          {"objects", rendered.objects},
+                          {"sources", rendered.sources}}
+               .dump();
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+  return WritePrivate(dir_, dir_ + "/" + digest + ".json", text);
+}
+
+}  // namespace tazuna::manifest

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "manifest/render.hpp"
+
+namespace tazuna::manifest {
+
+/// Renders kept on local disk by input digest (DigestInputs), so an unchanged manifest is read back instead
+/// of running its renderer again: `<cache_dir>/render/<digest>.json`, in a directory only the user can write
+/// (anything else is not read: another user could plant objects there), files 0600, never followed through a
+/// symlink. A render
+/// holding a Secret is never stored (its values would sit on disk). A cache file that cannot be read or
+/// parsed is a miss; a write that fails is skipped: the cache never fails a command.
+class RenderCache {
+ public:
+  /// `cache_dir`: DefaultCacheDir (the `render/` directory is made on the first store).
+  explicit RenderCache(std::string cache_dir) : dir_(std::move(cache_dir) + "/render") {}
+  /// The render stored under `digest`, or nullopt.
+  std::optional<RenderedManifest> Load(const std::string& digest) const;
+  /// Stores `rendered` under `digest` (written to a temporary file, then renamed into place); false when
+  /// it was not stored (a Secret in it, or a write error).
+  bool Store(const std::string& digest, const RenderedManifest& rendered) const;
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace tazuna::manifest

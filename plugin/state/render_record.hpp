@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+
+#include "state/desired.hpp"
+#include "state/identity.hpp"
+#include "state/store.hpp"
+
+namespace tazuna::state {
+
+/// The digest a state records for a render (Metadata::render_digest): the render's input digest
+/// (manifest::DigestInputs) with the context namespace its namespace-less objects go to.
+std::string RenderDigest(const std::string& input_digest, const std::string& context_namespace);
+
+/// Whether `stored` is exactly the record of a render with `render_digest`, so that rendering again would
+/// show no difference: the state recorded that digest, its entries are those written with it (no one
+/// changed them since), none is pending, and it holds no Secret (whose hashes depend on the cluster's key) and no
+/// CustomResourceDefinition (whose scope other manifests' keys depend on, read from the render).
+bool RecordsRender(const ManifestState& stored, const std::string& render_digest);
+
+/// The manifest `name` as its state records it (RecordsRender): one object per entry, with the entry's key,
+/// its identity as `ids` resolves it and its hash, so that Diff finds nothing to do.
+DesiredManifest DesireFromState(const std::string& name, const ManifestState& stored, IdentityResolver& ids);
+
+}  // namespace tazuna::state

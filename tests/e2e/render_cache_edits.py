@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Differential test of the render caches (#27), driven by tests/e2e/render_cache_test.sh.
+
+Builds a platform repository (plain manifests, a glob, kustomize overlays over a base outside the
+manifest's folder with a patch, a component, configMapGenerator files and envs (one taking a variable from
+the environment), an include file, an environment used by the template), then edits, at random, any file a manifest can read. After each edit,
+`build` and `state diff -o json` must print the same bytes and exit the same with the caches as with
+--no-render-cache. Every few edits a `state sync --prune` records renders in the states (so later diffs
+take the not-rendered path), and now and then a state entry is forgotten (its state no longer records the
+render exactly). Usage: render_cache_edits.py PLUGIN WORKDIR NAMESPACE EDITS SEED
+"""
+import os
+import random
+import subprocess
+import sys
+
+plugin, work, ns, edits, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+rng = random.Random(seed)
+repo = os.path.join(work, "repo")
+prefix = "rc%d" % rng.randrange(10**6)
+
+
+def write(rel, text):
+    path = os.path.join(repo, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def cm(name, value, namespace=None):
+    meta = "  name: %s\n" % name + ("  namespace: %s\n" % namespace if namespace else "")
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n%sdata:\n  v: %s\n" % (meta, value)
+
+
+def setup():
+    write("tazuna.yaml", f"""apiVersion: tazuna.pepabo.com/v1
+kind: Tazuna
+spec:
+  environments:
+    dev: {{}}
+    prod: {{}}
+  manifests:
+    - {{name: {prefix}-plain, type: manifests, path: ./plain, manifests: {{defaultNamespace: {ns}}}}}
+    - {{name: {prefix}-glob, type: manifests, path: "./glob/*.yaml"}}
+    - includes:
+        - path: ./inc/more.yaml
+""")
+    write("inc/more.yaml", f"""apiVersion: tazuna.pepabo.com/v1
+kind: Tazuna
+spec:
+  manifests:
+    - name: {prefix}-app-{{{{ .Environment }}}}
+      type: kustomize
+      path: ./apps/{{{{ .Environment }}}}
+      kustomize: {{defaultNamespace: {ns}}}
+""")
+    for i in range(3):
+        write("plain/p%d.yaml" % i, cm("%s-p%d" % (prefix, i), '"%d"' % i))
+    for i in range(2):
+        write("glob/g%d.yaml" % i, cm("%s-g%d" % (prefix, i), '"g%d"' % i, ns))
+    write("base/kustomization.yaml", "resources:\n- cm.yaml\n- deploy.yaml\n")
+    write("base/cm.yaml", cm("base", '"b"'))
+    write("base/deploy.yaml", """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: "nginx:1.27"}]}
+""")
+    write("components/extra/kustomization.yaml",
+          "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n- extra.yaml\n")
+    write("components/extra/extra.yaml", cm("extra", '"x"'))
+    for env in ("dev", "prod"):
+        write("apps/%s/kustomization.yaml" % env, f"""namePrefix: {env}-
+resources:
+- ../../base
+components:
+- ../../components/extra
+patches:
+- path: patch.yaml
+configMapGenerator:
+- name: gen
+  files:
+  - data.txt
+  envs:
+  - vars.env
+""")
+        write("apps/%s/patch.yaml" % env,
+              "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n")
+        write("apps/%s/data.txt" % env, "hello %s\n" % env)
+        # dev takes RC_VAR from the environment (kustomize reads it): never served from a cache
+        write("apps/%s/vars.env" % env, "A=1\nB=%s\n" % env + ("RC_VAR\n" if env == "dev" else ""))
+
+
+def files():
+    out = []
+    for root, _, names in os.walk(repo):
+        if "/.git" in root:
+            continue
+        out += [os.path.relpath(os.path.join(root, n), repo) for n in names]
+    return sorted(out)
+
+
+def edit(step):
+    """One random edit; returns what it did."""
+    kind = rng.choice(["value", "value", "value", "add", "remove", "touch", "replicas", "include", "env",
+                       "generator", "kustomization", "envvar"])
+    fs = files()
+    if kind == "value":
+        rel = rng.choice([f for f in fs if f.endswith((".yaml", ".txt", ".env")) and "kustomization" not in f
+                          and f not in ("tazuna.yaml", "inc/more.yaml")])
+        with open(os.path.join(repo, rel), "a") as f:
+            f.write("# edit %d\n" % step if rel.endswith(".yaml") else "C%d=%d\n" % (step, step) if rel.endswith(".env")
+                    else "line %d\n" % step)
+        if rel.endswith(".yaml") and rng.random() < 0.5:
+            text = open(os.path.join(repo, rel)).read().replace("v: ", "v: x%d" % step, 1)
+            write(rel, text)
+        return "value " + rel
+    if kind == "add":
+        d = rng.choice(["plain", "glob", "base"])
+        name = "%s-n%d" % (prefix, step)
+        write("%s/n%d.yaml" % (d, step), cm(name, '"%d"' % step, ns if d == "glob" else None))
+        if d == "base":
+            with open(os.path.join(repo, "base/kustomization.yaml"), "a") as f:
+                f.write("- n%d.yaml\n" % step)
+        return "add %s/n%d.yaml" % (d, step)
+    if kind == "remove":
+        extra = [f for f in fs if "/n" in f and f.endswith(".yaml") and not f.startswith("base/")]
+        if not extra:
+            return "remove (none)"
+        rel = rng.choice(extra)
+        os.remove(os.path.join(repo, rel))
+        return "remove " + rel
+    if kind == "touch":
+        rel = rng.choice(fs)
+        os.utime(os.path.join(repo, rel))
+        return "touch " + rel
+    if kind == "replicas":
+        env = rng.choice(["dev", "prod"])
+        write("apps/%s/patch.yaml" % env, "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+              "  replicas: %d\n" % rng.randrange(1, 9))
+        return "patch " + env
+    if kind == "include":
+        text = open(os.path.join(repo, "inc/more.yaml")).read()
+        text = text.replace("kustomize: {defaultNamespace: %s}" % ns, "kustomize: {}") if rng.random() < 0.5 else \
+            text.replace("kustomize: {}", "kustomize: {defaultNamespace: %s}" % ns)
+        write("inc/more.yaml", text)
+        return "include defaultNamespace"
+    if kind == "env":
+        return "environment only"
+    if kind == "envvar":
+        os.environ["RC_VAR"] = str(rng.randrange(10**6))
+        return "RC_VAR=" + os.environ["RC_VAR"]
+    if kind == "generator":
+        env = rng.choice(["dev", "prod"])
+        write("apps/%s/data.txt" % env, "data %d\n" % rng.randrange(10**6))
+        return "generator " + env
+    # kustomization: the component in or out
+    env = rng.choice(["dev", "prod"])
+    path = os.path.join(repo, "apps/%s/kustomization.yaml" % env)
+    text = open(path).read()
+    text = text.replace("components:\n- ../../components/extra\n", "") if "components:" in text else \
+        text.replace("patches:", "components:\n- ../../components/extra\npatches:")
+    write("apps/%s/kustomization.yaml" % env, text)
+    return "component " + env
+
+
+def run(*args):
+    p = subprocess.run([plugin, *args, "-n", ns, "-f", os.path.join(repo, "tazuna.yaml")], capture_output=True,
+                       text=True)
+    return p.returncode, p.stdout
+
+
+def compare(step, what, env):
+    flags = ["-e", env] if env else []
+    failures = 0
+    for cmd in (["build"], ["state", "diff", "-o", "json"]):
+        cached = run(*cmd, *flags)
+        fresh = run(*cmd, *flags, "--no-render-cache")
+        if cached != fresh:
+            failures += 1
+            print("FAIL - edit %d (%s, -e %s): %s differs with the cache" % (step, what, env or "-", " ".join(cmd)))
+            print("  cached rc=%d: %s" % (cached[0], cached[1][:1500]))
+            print("  fresh  rc=%d: %s" % (fresh[0], fresh[1][:1500]))
+    return failures
+
+
+def main():
+    print("prefix %s" % prefix, flush=True)
+    os.environ["RC_VAR"] = "0"
+    setup()
+    subprocess.run(["git", "init", "-q", repo], check=True)
+    env = "dev"
+    failures = syncs = forgets = 0
+    run("state", "sync", "--wait=false", "-e", env)
+    for step in range(1, edits + 1):
+        what = edit(step)
+        if what == "environment only":
+            env = "prod" if env == "dev" else "dev"
+        failures += compare(step, what, env)
+        if step % 12 == 0:
+            run("state", "sync", "--prune", "--wait=false", "-e", env)
+            syncs += 1
+        elif step % 29 == 0:
+            run("state", "forget", "-m", "%s-plain" % prefix, "/v1/ConfigMap/%s/%s-p0" % (ns, prefix))
+            forgets += 1
+            failures += compare(step, "state forget", env)
+    print("%s - %d edits, %d syncs, %d forgets, %d mismatches" % ("ok  " if failures == 0 else "FAIL", edits, syncs,
+                                                                   forgets, failures))
+    return 1 if failures else 0
+
+
+sys.exit(main())
