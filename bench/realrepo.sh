@@ -66,7 +66,8 @@ say "repository: $(du -sh "$R" | cut -f1), $(find "$R" -type f | wc -l) files"
 
 # ---------------------------------------------------------------- timing
 export PATH="$(dirname "$("$repo_dir/scripts/lib/install-helm")"):$PATH"
-export XDG_CACHE_HOME=$work/cache  # the plugin's render cache starts empty (tools were found above)
+# The plugin's render cache starts empty (its own XDG_CACHE_HOME; tools and control plane use the usual one).
+tz() { XDG_CACHE_HOME=$work/cache "$tazuna" "$@"; }
 declare -A times=()
 timed() {  # timed LABEL CMD...: runs CMD in the repository, appends its wall time to times[LABEL]
   local label=$1; shift
@@ -96,8 +97,8 @@ cleanup() {  # namespaced objects and states go; CRDs stay (the cluster's own kw
 }
 
 if [ "${REALREPO_SMOKE:-0}" = 1 ]; then  # the repository renders, offline, with and without the caches
-  (cd "$R" && "$tazuna" build --kubeconfig /dev/null > "$work/a" && "$tazuna" build --kubeconfig /dev/null > "$work/b" &&
-    "$tazuna" build --kubeconfig /dev/null --no-render-cache > "$work/c")
+  (cd "$R" && tz build --kubeconfig /dev/null > "$work/a" && tz build --kubeconfig /dev/null > "$work/b" &&
+    tz build --kubeconfig /dev/null --no-render-cache > "$work/c")
   cmp -s "$work/a" "$work/b" && cmp -s "$work/a" "$work/c" || { say "smoke: builds differ"; exit 1; }
   objects=$(grep -c '^kind:' "$work/a")
   [ "$objects" -gt 50 ] || { say "smoke: only $objects objects rendered"; exit 1; }
@@ -105,27 +106,27 @@ if [ "${REALREPO_SMOKE:-0}" = 1 ]; then  # the repository renders, offline, with
   exit 0
 fi
 for i in $(seq "$runs"); do
-  timed build "$tazuna" build --kubeconfig /dev/null
-  timed build-nocache "$tazuna" build --kubeconfig /dev/null --no-render-cache
+  timed build tz build --kubeconfig /dev/null
+  timed build-nocache tz build --kubeconfig /dev/null --no-render-cache
 done
 if true; then
   eval "$(scripts_cluster up)"
   export PATH="$TAZUNA_K8S_BIN_DIR:$PATH"
   for i in $(seq "$runs"); do
-    cleanup; timed sync-fresh-ours "$tazuna" state sync --wait=false
+    cleanup; timed sync-fresh-ours tz state sync --wait=false
     cleanup; timed sync-fresh-kubectl peer_apply
   done
-  "$tazuna" state sync --wait=false -f "$R/tazuna.yaml" >/dev/null 2>&1 || true
+  tz state sync --wait=false -f "$R/tazuna.yaml" >/dev/null 2>&1 || true
   for i in $(seq "$runs"); do
-    timed diff-none-ours "$tazuna" state diff
-    timed diff-none-nocache "$tazuna" state diff --no-render-cache
+    timed diff-none-ours tz state diff
+    timed diff-none-nocache tz state diff --no-render-cache
     timed diff-none-kubectl peer_diff
   done
-  rss=$(cd "$R" && /usr/bin/time -f %M "$tazuna" state diff 2>&1 >/dev/null | tail -1)
+  rss=$(cd "$R" && XDG_CACHE_HOME=$work/cache /usr/bin/time -f %M "$tazuna" state diff 2>&1 >/dev/null | tail -1)
   sed -i 's/platform\/tier: base/platform\/tier: changed/' "$R/prometheus-operator/kustomization.yaml"
   for i in $(seq "$runs"); do
-    timed diff-change-ours "$tazuna" state diff
-    timed diff-change-nocache "$tazuna" state diff --no-render-cache
+    timed diff-change-ours tz state diff
+    timed diff-change-nocache tz state diff --no-render-cache
     timed diff-change-kubectl peer_diff
   done
 fi
