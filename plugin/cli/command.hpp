@@ -7,6 +7,7 @@
 
 #include "cli/context.hpp"
 #include "cli/flags.hpp"
+#include "cli/fleet_options.hpp"
 
 namespace tazuna::cli {
 
@@ -31,6 +32,9 @@ struct Command {
   std::function<util::Result<int>(Context&, const FlagSet&)> run;
   /// Set instead of `run` by the commands with an `args_usage`: also gets the positional arguments.
   std::function<util::Result<int>(Context&, const FlagSet&, const std::vector<std::string>&)> run_with_args;
+  /// Set by the commands that run over a fleet (--contexts): what the parsed flags ask of the fleet
+  /// runner. Main hands the run to RunFleet when the request names contexts.
+  std::function<FleetRequest()> fleet_request;
 };
 
 /// kubectl's `CheckErr(o.Complete(...)); CheckErr(o.Validate()); CheckErr(o.Run())`: `Options` has

@@ -207,6 +207,11 @@ Command NewStateDiffCommand() {
     f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
+  };
+  c.fleet_request = [o] {
+    return FleetRequest{FleetMode::kParallel, o->fleet, o->connection.kube, o->output, o->no_headers, o->out_file.empty() ? "" : "--out",
+                        {"change", /*lines_are_rows=*/false}, "No changes detected."};
   };
   c.run = RunOptions(o);
   return c;

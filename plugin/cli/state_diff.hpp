@@ -22,6 +22,7 @@ struct StateDiffResult {
 /// `kubectl tazuna state diff`: flag values, then what Complete resolved.
 struct StateDiffOptions {
   ConnectionOptions connection;
+  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   FileOptions file;
   std::string output = "table";
   bool no_headers = false;

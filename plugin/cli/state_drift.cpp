@@ -118,6 +118,11 @@ Command NewStateDriftCommand() {
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
+  };
+  c.fleet_request = [o] {
+    return FleetRequest{FleetMode::kParallel, o->fleet, o->connection.kube, o->output, o->no_headers, "",
+                        {"drifted object", /*lines_are_rows=*/false}, "No drift detected."};
   };
   c.run = RunOptions(o);
   return c;

@@ -14,6 +14,7 @@ namespace tazuna::cli {
 /// `kubectl tazuna state drift`: flag values, then what Complete resolved.
 struct StateDriftOptions {
   ConnectionOptions connection;
+  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   FileOptions file;
   std::string output = "table";
   bool no_headers = false;

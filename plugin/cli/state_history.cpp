@@ -197,6 +197,11 @@ Command NewStateHistoryCommand() {
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     AddOutputFlag(f, o->output, "table, wide, json, yaml, name (with REVISION)");
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
+  };
+  c.fleet_request = [o] {
+    return FleetRequest{FleetMode::kParallel, o->fleet, o->connection.kube, o->output, o->no_headers, "",
+                        {"row", /*lines_are_rows=*/false}, ""};
   };
   c.run_with_args = RunOptionsWithArgs(o);
   return c;

@@ -147,6 +147,11 @@ Command NewStateListCommand() {
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     AddOutputFlag(f, o->output, "table, wide, json, yaml, name");
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
+  };
+  c.fleet_request = [o] {
+    return FleetRequest{FleetMode::kParallel, o->fleet, o->connection.kube, o->output, o->no_headers, "",
+                        {"object", /*lines_are_rows=*/false}, ""};
   };
   c.run = RunOptions(o);
   return c;

@@ -355,6 +355,11 @@ Command NewStateSyncCommand() {
     AddTakeoverFlag(f, o->takeover_managers);
     AddOutputFlag(f, o->output, "table, json, yaml, name");
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
+  };
+  c.fleet_request = [o] {
+    return FleetRequest{FleetMode::kRollout, o->fleet, o->connection.kube, o->output, false, o->plan_file.empty() ? "" : "--plan",
+                        {"object", /*lines_are_rows=*/true}, ""};
   };
   c.run = RunOptions(o);
   return c;

@@ -17,6 +17,7 @@ namespace tazuna::cli {
 /// `kubectl tazuna state sync`: flag values, then what Complete resolved.
 struct StateSyncOptions {
   ConnectionOptions connection;
+  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   FileOptions file;
   bool prune = false;  ///< also set by TAZUNA_STATE_SYNC_DELETE=true (Complete)
   bool allow_empty = false;
