@@ -90,6 +90,7 @@ ContextOutcome RunOne(Context& parent, const RunSpec& spec, const std::string& c
   print::TableCapture out;
   std::ostringstream err;
   Context sub{in, out, err, parent.env, parent.clock, parent.files, parent.processes, parent.make_transport};
+  sub.exec_pool = parent.exec_pool;
   auto code = c.run_with_args ? c.run_with_args(sub, flags, *positional) : c.run(sub, flags);
   o.err_text = err.str();
   if (!code) {
@@ -165,10 +166,14 @@ util::Result<int> RunFleet(Context& ctx, const Command& cmd, const FleetRequest&
   const auto known = kube::ListContextNames(request.kube, ctx.env, ctx.files);
   auto contexts = SelectContexts({request.fleet.contexts, request.fleet.all_contexts}, known);
   if (!contexts) return contexts.error();
+  // Contexts that share a user share its exec credential plugin's run (once per user, not per context).
+  kube::ExecProviderPool exec_pool(ctx.processes, ctx.clock, ctx.env);
+  Context shared{ctx.in, ctx.out, ctx.err, ctx.env, ctx.clock, ctx.files, ctx.processes, ctx.make_transport};
+  shared.exec_pool = &exec_pool;
   if (request.mode == FleetMode::kRollout) {
-    if (auto st = CheckDistinctClusters(ctx, request.kube, *contexts); !st) return st.error();
+    if (auto st = CheckDistinctClusters(shared, request.kube, *contexts); !st) return st.error();
   }
-  const auto outcomes = RunAll(ctx, {cmd, args, *format}, request, *contexts);
+  const auto outcomes = RunAll(shared, {cmd, args, *format}, request, *contexts);
   PrintMerged(ctx, request, *format, outcomes);
   return FleetExitCode(outcomes, cmd.exit_style);
 }

@@ -18,6 +18,7 @@ util::Status CheckDistinctClusters(Context& ctx, const kube::ConfigFlags& flags,
     connection.kube.context = name;
     std::ostringstream quiet;  // this probe's logs; the context's own run reports its problems
     Context probe{ctx.in, quiet, quiet, ctx.env, ctx.clock, ctx.files, ctx.processes, ctx.make_transport};
+    probe.exec_pool = ctx.exec_pool;
     auto session = OpenSession(probe, connection);
     if (!session) continue;
     const std::string uid = ClusterUid(*(*session)->client);

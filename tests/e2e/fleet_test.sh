@@ -32,8 +32,21 @@ users:
 contexts:
 - {name: fz-down, context: {cluster: down, user: down, namespace: default}}
 EOF
+# One user, its token from an exec credential plugin, in a context on each of fb and fc.
+cat > "$E2E_TMP/sso.kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+users:
+- name: fleet-sso
+  user:
+    exec: {apiVersion: client.authentication.k8s.io/v1, command: "$REPO_DIR/scripts/lib/exec-credential-plugin", args: [admin-token], interactiveMode: Never}
+contexts:
+- {name: fb-sso, context: {cluster: fb, user: fleet-sso, namespace: default}}
+- {name: fc-sso, context: {cluster: fc, user: fleet-sso, namespace: default}}
+EOF
 default_kubeconfig=$KUBECONFIG
 export KUBECONFIG=$default_kubeconfig:$fleet_dir/fb/kubeconfig:$fleet_dir/fc/kubeconfig:$E2E_TMP/down.kubeconfig
+KUBECONFIG=$KUBECONFIG:$E2E_TMP/sso.kubeconfig
 k() { kubectl --context "$1" "${@:2}"; }  # k CONTEXT ARGS...: kubectl in one cluster
 
 m=fleet$RANDOM
@@ -111,6 +124,12 @@ for c in fb-admin fc-admin; do
   expect_eq "$(k "$c" get cm cfg -n "$ns" -o jsonpath='{.data.v}')" "two" "$c has the new value"
 done
 expect_eq "$(k admin get cm cfg -n "$ns" -o jsonpath='{.data.v}')" "one" "the suite's cluster kept its value"
+
+# Contexts sharing a user run its exec credential plugin once, not once per context.
+expect_rc 0 "diff over two contexts of one exec user" env EXEC_PLUGIN_LOG="$E2E_TMP/exec.log" \
+  kubectl tazuna state diff --contexts 'f?-sso'
+expect_contains "$ERR" "fc-sso: no changes" "the exec user's contexts both answered"
+expect_eq "$(wc -l < "$E2E_TMP/exec.log" | tr -d ' ')" "1" "the exec plugin ran once for both contexts"
 
 # Clean up the suite's cluster (the other two are stopped by the trap).
 printf 'spec: {manifests: [{name: %s, type: manifests, path: ./none}]}\n' "$m" > "$repo/empty.yaml"
