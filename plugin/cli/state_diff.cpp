@@ -186,7 +186,9 @@ Command NewStateDiffCommand() {
                "  kubectl tazuna state diff -m cni -e production -o json\n\n"
                "  # Save a plan for review; state sync --plan applies it only if nothing moved\n"
                "  kubectl tazuna state diff --out plan.json --prune\n"
-               "  kubectl tazuna state sync --plan plan.json --prune\n";
+               "  kubectl tazuna state sync --plan plan.json --prune\n\n"
+               "  # What differs across the fleet? One table, a CONTEXT column first\n"
+               "  kubectl tazuna state diff --contexts 'prod-*,staging'\n";
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
