@@ -171,6 +171,22 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   return all.empty() || (ignore_always_sync && only_always_sync) ? kExitOk : kExitDifferences;
 }
 
+namespace {
+
+// What --contexts runs (RunFleet) needs from the parsed flags.
+FleetRequest DiffFleetRequest(const StateDiffOptions& o) {
+  return {.mode = FleetMode::kParallel,
+          .fleet = o.fleet,
+          .kube = o.connection.kube,
+          .output = o.output,
+          .no_headers = o.no_headers,
+          .refused = o.out_file.empty() ? "" : "--out",
+          .words = {.noun = "change", .lines_are_rows = false},
+          .empty_message = "No changes detected."};
+}
+
+}  // namespace
+
 Command NewStateDiffCommand() {
   auto o = std::make_shared<StateDiffOptions>();
   Command c;
@@ -211,10 +227,7 @@ Command NewStateDiffCommand() {
     AddConnectionFlags(f, o->connection);
     AddFleetFlags(f, o->fleet);
   };
-  c.fleet_request = [o] {
-    return FleetRequest{FleetMode::kParallel, o->fleet, o->connection.kube, o->output, o->no_headers, o->out_file.empty() ? "" : "--out",
-                        {"change", /*lines_are_rows=*/false}, "No changes detected."};
-  };
+  c.fleet_request = [o] { return DiffFleetRequest(*o); };
   c.run = RunOptions(o);
   return c;
 }

@@ -176,6 +176,22 @@ util::Result<int> StateHistoryOptions::Run(Context& ctx) {
   return kExitOk;
 }
 
+namespace {
+
+// What --contexts runs (RunFleet) needs from the parsed flags.
+FleetRequest HistoryFleetRequest(const StateHistoryOptions& o) {
+  return {.mode = FleetMode::kParallel,
+          .fleet = o.fleet,
+          .kube = o.connection.kube,
+          .output = o.output,
+          .no_headers = o.no_headers,
+          .refused = "",
+          .words = {.noun = "row", .lines_are_rows = false},
+          .empty_message = ""};
+}
+
+}  // namespace
+
 Command NewStateHistoryCommand() {
   auto o = std::make_shared<StateHistoryOptions>();
   Command c;
@@ -199,10 +215,7 @@ Command NewStateHistoryCommand() {
     AddConnectionFlags(f, o->connection);
     AddFleetFlags(f, o->fleet);
   };
-  c.fleet_request = [o] {
-    return FleetRequest{FleetMode::kParallel, o->fleet, o->connection.kube, o->output, o->no_headers, "",
-                        {"row", /*lines_are_rows=*/false}, ""};
-  };
+  c.fleet_request = [o] { return HistoryFleetRequest(*o); };
   c.run_with_args = RunOptionsWithArgs(o);
   return c;
 }
