@@ -30,8 +30,12 @@ util::Status ValidateRequest(const FleetRequest& r) {
     return e;
   }
   if (!r.kube.context.empty()) return UsageError("--context and --contexts/--all-contexts cannot be used together");
-  if (!r.kube.server.empty()) return UsageError("--server cannot be used with --contexts: each context names its server");
-  if (r.output == "name") return UsageError("-o name cannot say which context an object is in: use -o json with --contexts");
+  if (!r.kube.server.empty()) {
+    return UsageError("--server cannot be used with --contexts: each context names its server");
+  }
+  if (r.output == "name") {
+    return UsageError("-o name cannot say which context an object is in: use -o json with --contexts");
+  }
   if (r.fleet.max_parallel < 0) return UsageError("--max-parallel must be at least 1");
   return util::Ok();
 }

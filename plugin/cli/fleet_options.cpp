@@ -8,7 +8,8 @@ void AddFleetFlags(FlagSet& flags, FleetOptions& o) {
                     "one table with a CONTEXT column.");
   flags.Bool(&o.all_contexts, "all-contexts", 0, "Run over every context of the kubeconfig.");
   flags.Int(&o.max_parallel, "max-parallel", 0,
-            "With --contexts: contexts run at once (default 4; state sync: 1, a rollout that stops at the first failure).");
+            "With --contexts: contexts run at once (default 4; state sync: 1, a rollout that stops at the first "
+            "failure).");
 }
 
 }  // namespace tazuna::cli

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/flags.hpp"
@@ -42,5 +43,19 @@ struct FleetRequest {
   FleetWords words;
   std::string empty_message;  ///< printed once when no context has a row ("No changes detected."), or ""
 };
+
+/// The request of a command whose options hold `fleet`, `connection` and `output` (and `no_headers`, when
+/// the command has --no-headers), run in `mode`; the caller adds what is particular to it.
+template <class Options>
+FleetRequest FleetRequestOf(const Options& o, FleetMode mode, FleetWords words) {
+  FleetRequest r;
+  r.mode = mode;
+  r.fleet = o.fleet;
+  r.kube = o.connection.kube;
+  r.output = o.output;
+  if constexpr (requires { o.no_headers; }) r.no_headers = o.no_headers;
+  r.words = std::move(words);
+  return r;
+}
 
 }  // namespace tazuna::cli

@@ -171,22 +171,6 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   return all.empty() || (ignore_always_sync && only_always_sync) ? kExitOk : kExitDifferences;
 }
 
-namespace {
-
-// What --contexts runs (RunFleet) needs from the parsed flags.
-FleetRequest DiffFleetRequest(const StateDiffOptions& o) {
-  return {.mode = FleetMode::kParallel,
-          .fleet = o.fleet,
-          .kube = o.connection.kube,
-          .output = o.output,
-          .no_headers = o.no_headers,
-          .refused = o.out_file.empty() ? "" : "--out",
-          .words = {.noun = "change", .lines_are_rows = false},
-          .empty_message = "No changes detected."};
-}
-
-}  // namespace
-
 Command NewStateDiffCommand() {
   auto o = std::make_shared<StateDiffOptions>();
   Command c;
@@ -227,7 +211,12 @@ Command NewStateDiffCommand() {
     AddConnectionFlags(f, o->connection);
     AddFleetFlags(f, o->fleet);
   };
-  c.fleet_request = [o] { return DiffFleetRequest(*o); };
+  c.fleet_request = [o] {
+    FleetRequest r = FleetRequestOf(*o, FleetMode::kParallel, {.noun = "change", .lines_are_rows = false});
+    r.refused = o->out_file.empty() ? "" : "--out";
+    r.empty_message = "No changes detected.";
+    return r;
+  };
   c.run = RunOptions(o);
   return c;
 }

@@ -95,22 +95,6 @@ util::Result<int> StateDriftOptions::Run(Context& ctx) {
   return all.empty() ? kExitOk : kExitDifferences;
 }
 
-namespace {
-
-// What --contexts runs (RunFleet) needs from the parsed flags.
-FleetRequest DriftFleetRequest(const StateDriftOptions& o) {
-  return {.mode = FleetMode::kParallel,
-          .fleet = o.fleet,
-          .kube = o.connection.kube,
-          .output = o.output,
-          .no_headers = o.no_headers,
-          .refused = "",
-          .words = {.noun = "drifted object", .lines_are_rows = false},
-          .empty_message = "No drift detected."};
-}
-
-}  // namespace
-
 Command NewStateDriftCommand() {
   auto o = std::make_shared<StateDriftOptions>();
   Command c;
@@ -136,7 +120,11 @@ Command NewStateDriftCommand() {
     AddConnectionFlags(f, o->connection);
     AddFleetFlags(f, o->fleet);
   };
-  c.fleet_request = [o] { return DriftFleetRequest(*o); };
+  c.fleet_request = [o] {
+    FleetRequest r = FleetRequestOf(*o, FleetMode::kParallel, {.noun = "drifted object", .lines_are_rows = false});
+    r.empty_message = "No drift detected.";
+    return r;
+  };
   c.run = RunOptions(o);
   return c;
 }

@@ -176,22 +176,6 @@ util::Result<int> StateHistoryOptions::Run(Context& ctx) {
   return kExitOk;
 }
 
-namespace {
-
-// What --contexts runs (RunFleet) needs from the parsed flags.
-FleetRequest HistoryFleetRequest(const StateHistoryOptions& o) {
-  return {.mode = FleetMode::kParallel,
-          .fleet = o.fleet,
-          .kube = o.connection.kube,
-          .output = o.output,
-          .no_headers = o.no_headers,
-          .refused = "",
-          .words = {.noun = "row", .lines_are_rows = false},
-          .empty_message = ""};
-}
-
-}  // namespace
-
 Command NewStateHistoryCommand() {
   auto o = std::make_shared<StateHistoryOptions>();
   Command c;
@@ -215,7 +199,9 @@ Command NewStateHistoryCommand() {
     AddConnectionFlags(f, o->connection);
     AddFleetFlags(f, o->fleet);
   };
-  c.fleet_request = [o] { return HistoryFleetRequest(*o); };
+  c.fleet_request = [o] {
+    return FleetRequestOf(*o, FleetMode::kParallel, {.noun = "row", .lines_are_rows = false});
+  };
   c.run_with_args = RunOptionsWithArgs(o);
   return c;
 }

@@ -128,22 +128,6 @@ util::Result<int> StateListOptions::Run(Context& ctx) {
   return kExitOk;
 }
 
-namespace {
-
-// What --contexts runs (RunFleet) needs from the parsed flags.
-FleetRequest ListFleetRequest(const StateListOptions& o) {
-  return {.mode = FleetMode::kParallel,
-          .fleet = o.fleet,
-          .kube = o.connection.kube,
-          .output = o.output,
-          .no_headers = o.no_headers,
-          .refused = "",
-          .words = {.noun = "object", .lines_are_rows = false},
-          .empty_message = ""};
-}
-
-}  // namespace
-
 Command NewStateListCommand() {
   auto o = std::make_shared<StateListOptions>();
   Command c;
@@ -167,7 +151,9 @@ Command NewStateListCommand() {
     AddConnectionFlags(f, o->connection);
     AddFleetFlags(f, o->fleet);
   };
-  c.fleet_request = [o] { return ListFleetRequest(*o); };
+  c.fleet_request = [o] {
+    return FleetRequestOf(*o, FleetMode::kParallel, {.noun = "object", .lines_are_rows = false});
+  };
   c.run = RunOptions(o);
   return c;
 }

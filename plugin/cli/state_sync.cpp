@@ -300,22 +300,6 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   return report->failed == 0 && report->refused == 0 ? kExitOk : kExitError;
 }
 
-namespace {
-
-// What --contexts runs (RunFleet) needs from the parsed flags.
-FleetRequest SyncFleetRequest(const StateSyncOptions& o) {
-  return {.mode = FleetMode::kRollout,
-          .fleet = o.fleet,
-          .kube = o.connection.kube,
-          .output = o.output,
-          .no_headers = false,
-          .refused = o.plan_file.empty() ? "" : "--plan",
-          .words = {.noun = "object", .lines_are_rows = true},
-          .empty_message = ""};
-}
-
-}  // namespace
-
 Command NewStateSyncCommand() {
   auto o = std::make_shared<StateSyncOptions>();
   Command c;
@@ -375,7 +359,11 @@ Command NewStateSyncCommand() {
     AddConnectionFlags(f, o->connection);
     AddFleetFlags(f, o->fleet);
   };
-  c.fleet_request = [o] { return SyncFleetRequest(*o); };
+  c.fleet_request = [o] {
+    FleetRequest r = FleetRequestOf(*o, FleetMode::kRollout, {.noun = "object", .lines_are_rows = true});
+    r.refused = o->plan_file.empty() ? "" : "--plan";
+    return r;
+  };
   c.run = RunOptions(o);
   return c;
 }
