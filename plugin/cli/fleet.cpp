@@ -97,6 +97,7 @@ ContextOutcome RunOne(Context& parent, const RunSpec& spec, const std::string& c
   sub.exec_pool = parent.exec_pool;
   auto code = c.run_with_args ? c.run_with_args(sub, flags, *positional) : c.run(sub, flags);
   o.err_text = err.str();
+  TakeOutput(out, spec.format, o);  // a sync that failed in part still reports the rows it has
   if (!code) {
     o.error = code.error();
     return o;
@@ -104,7 +105,6 @@ ContextOutcome RunOne(Context& parent, const RunSpec& spec, const std::string& c
   o.code = *code;
   const bool failed = spec.cmd.exit_style == ExitStyle::kDiff ? o.code >= kExitDiffError : o.code != kExitOk;
   if (!failed) o.status = ContextOutcome::Status::kDone;
-  TakeOutput(out, spec.format, o);
   return o;
 }
 

@@ -133,6 +133,18 @@ expect_rc 0 "diff over two contexts of one exec user" env EXEC_PLUGIN_LOG="$E2E_
 expect_contains "$ERR" "fc-sso: no changes" "the exec user's contexts both answered"
 expect_eq "$(wc -l < "$E2E_TMP/exec.log" | tr -d ' ')" "1" "the exec plugin ran once for both contexts"
 
+# A sync that fails in part in fc (an immutable ConfigMap of someone else's is in the way): fc's rows are still
+# in the table, the rollout stops there and fb, next in order, is not touched.
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: frozen, namespace: %s}\nimmutable: true\ndata: {v: theirs}\n' "$ns" |
+  k fc-admin create -f - >/dev/null
+printf -- '---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: frozen, namespace: %s}\ndata: {v: ours}\n' "$ns" >> "$repo/objs/objs.yaml"
+expect_rc 1 "a rollout whose first context fails in part" kubectl tazuna state sync --contexts fc-admin,fb-admin
+expect_contains "$OUT" "fc-admin " "the failing context's rows are in the table"
+expect_contains "$ERR" "fb-admin: skipped (an earlier context failed)" "the next context is skipped"
+expect_eq "$(k fc-admin get cm frozen -n "$ns" -o jsonpath='{.data.v}')" "theirs" "fc's immutable object is as it was"
+expect_eq "$(k fb-admin get cm frozen -n "$ns" -o name 2>/dev/null)" "" "fb was not touched"
+write_objs two
+
 # The fleet benchmark, smoke-run cheaply on these clusters (20 objects, one run of each way).
 expect_rc 0 "bench/fleet.sh smoke run" env BENCH_FLEET_OBJECTS=20 BENCH_FLEET_RUNS=1 BENCH_FLEET_CONTEXTS=admin,fb-admin,fc-admin \
   BENCH_TAZUNA="$TAZUNA_BUILD_DIR/kubectl-tazuna" BENCH_FLEET_RESULTS="$E2E_TMP/bench" bash "$REPO_DIR/bench/fleet.sh"
