@@ -35,6 +35,9 @@ struct Command {
   /// Set by the commands that run over a fleet (--contexts): what the parsed flags ask of the fleet
   /// runner. Main hands the run to RunFleet when the request names contexts.
   std::function<FleetRequest()> fleet_request;
+  /// Complete and Validate without Run (set with fleet_request): a fleet run checks its flags once,
+  /// before any context runs, instead of failing the same way in every context.
+  std::function<util::Status(Context&, const FlagSet&, const std::vector<std::string>&)> check;
 };
 
 /// kubectl's `CheckErr(o.Complete(...)); CheckErr(o.Validate()); CheckErr(o.Run())`: `Options` has
@@ -69,6 +72,22 @@ std::function<util::Result<int>(Context&, const FlagSet&, const std::vector<std:
     std::shared_ptr<Options> o) {
   return [o](Context& ctx, const FlagSet& flags, const std::vector<std::string>& args) {
     return CompleteValidateRun(*o, ctx, flags, args);
+  };
+}
+
+/// The `check` of a command whose options `o` follow CompleteValidateRun (with or without arguments).
+template <class Options>
+std::function<util::Status(Context&, const FlagSet&, const std::vector<std::string>&)> CheckOptions(
+    std::shared_ptr<Options> o) {
+  return [o](Context& ctx, const FlagSet& flags, const std::vector<std::string>& args) -> util::Status {
+    util::Status st = util::Ok();
+    if constexpr (requires { o->Complete(ctx, flags, args); }) {
+      st = o->Complete(ctx, flags, args);
+    } else {
+      st = o->Complete(ctx, flags);
+    }
+    if (!st) return st;
+    return o->Validate();
   };
 }
 

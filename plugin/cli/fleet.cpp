@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -78,24 +79,50 @@ struct RunSpec {
   print::Format format;
 };
 
+// A fresh command (its own options) with its flags parsed for one context.
+struct PreparedCommand {
+  Command command;
+  FlagSet flags;
+  std::vector<std::string> positional;
+};
+
+util::Result<std::unique_ptr<PreparedCommand>> Prepare(const RunSpec& spec, const std::string& context) {
+  auto p = std::make_unique<PreparedCommand>();
+  p->command = FreshCommand(spec.cmd.path);
+  p->command.add_flags(p->flags);
+  auto positional = p->flags.Parse(ContextArgs(spec.args, context, spec.format));
+  if (!positional) return positional.error();
+  p->positional = std::move(*positional);
+  return p;
+}
+
+// The command's own Complete and Validate, once, on the first context's flags.
+util::Status CheckOnce(Context& ctx, const RunSpec& spec, const std::string& context) {
+  auto p = Prepare(spec, context);
+  if (!p) return p.error();
+  if (!(*p)->command.check) return util::Ok();
+  std::istringstream in;
+  std::ostringstream quiet;
+  Context probe{in, quiet, quiet, ctx.env, ctx.clock, ctx.files, ctx.processes, ctx.make_transport};
+  return (*p)->command.check(probe, (*p)->flags, (*p)->positional);
+}
+
 ContextOutcome RunOne(Context& parent, const RunSpec& spec, const std::string& context) {
   ContextOutcome o;
   o.context = context;
   o.status = ContextOutcome::Status::kFailed;
-  Command c = FreshCommand(spec.cmd.path);
-  FlagSet flags;
-  c.add_flags(flags);
-  auto positional = flags.Parse(ContextArgs(spec.args, context, spec.format));
-  if (!positional) {
-    o.error = positional.error();
+  auto p = Prepare(spec, context);
+  if (!p) {
+    o.error = p.error();
     return o;
   }
+  const Command& c = (*p)->command;
   std::istringstream in;
   print::TableCapture out;
   std::ostringstream err;
   Context sub{in, out, err, parent.env, parent.clock, parent.files, parent.processes, parent.make_transport};
   sub.exec_pool = parent.exec_pool;
-  auto code = c.run_with_args ? c.run_with_args(sub, flags, *positional) : c.run(sub, flags);
+  auto code = c.run_with_args ? c.run_with_args(sub, (*p)->flags, (*p)->positional) : c.run(sub, (*p)->flags);
   o.err_text = err.str();
   TakeOutput(out, spec.format, o);  // a sync that failed in part still reports the rows it has
   if (!code) {
@@ -170,6 +197,8 @@ util::Result<int> RunFleet(Context& ctx, const Command& cmd, const FleetRequest&
   const auto known = kube::ListContextNames(request.kube, ctx.env, ctx.files);
   auto contexts = SelectContexts({request.fleet.contexts, request.fleet.all_contexts}, known);
   if (!contexts) return contexts.error();
+  const RunSpec spec{cmd, args, *format};
+  if (auto st = CheckOnce(ctx, spec, contexts->front()); !st) return st.error();
   // Contexts that share a user share its exec credential plugin's run (once per user, not per context).
   kube::ExecProviderPool exec_pool(ctx.processes, ctx.clock, ctx.env);
   Context shared{ctx.in, ctx.out, ctx.err, ctx.env, ctx.clock, ctx.files, ctx.processes, ctx.make_transport};
@@ -177,7 +206,7 @@ util::Result<int> RunFleet(Context& ctx, const Command& cmd, const FleetRequest&
   if (request.mode == FleetMode::kRollout) {
     if (auto st = CheckDistinctClusters(shared, request.kube, *contexts); !st) return st.error();
   }
-  const auto outcomes = RunAll(shared, {cmd, args, *format}, request, *contexts);
+  const auto outcomes = RunAll(shared, spec, request, *contexts);
   PrintMerged(ctx, request, *format, outcomes);
   return FleetExitCode(outcomes, cmd.exit_style);
 }

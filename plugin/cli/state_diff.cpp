@@ -217,6 +217,7 @@ Command NewStateDiffCommand() {
     r.empty_message = "No changes detected.";
     return r;
   };
+  c.check = CheckOptions(o);
   c.run = RunOptions(o);
   return c;
 }

@@ -125,6 +125,7 @@ Command NewStateDriftCommand() {
     r.empty_message = "No drift detected.";
     return r;
   };
+  c.check = CheckOptions(o);
   c.run = RunOptions(o);
   return c;
 }

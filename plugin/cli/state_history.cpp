@@ -202,6 +202,7 @@ Command NewStateHistoryCommand() {
   c.fleet_request = [o] {
     return FleetRequestOf(*o, FleetMode::kParallel, {.noun = "row", .lines_are_rows = false});
   };
+  c.check = CheckOptions(o);
   c.run_with_args = RunOptionsWithArgs(o);
   return c;
 }

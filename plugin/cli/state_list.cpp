@@ -154,6 +154,7 @@ Command NewStateListCommand() {
   c.fleet_request = [o] {
     return FleetRequestOf(*o, FleetMode::kParallel, {.noun = "object", .lines_are_rows = false});
   };
+  c.check = CheckOptions(o);
   c.run = RunOptions(o);
   return c;
 }

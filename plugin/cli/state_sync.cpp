@@ -364,6 +364,7 @@ Command NewStateSyncCommand() {
     r.refused = o->plan_file.empty() ? "" : "--plan";
     return r;
   };
+  c.check = CheckOptions(o);
   c.run = RunOptions(o);
   return c;
 }

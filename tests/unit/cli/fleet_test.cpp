@@ -60,6 +60,12 @@ TEST_CASE("fleet: refusals before any context runs") {
        "Make and apply plans one context at a time (--context NAME).\n"},
       {{"state", "list", "--contexts", "prod-a", "-s", "https://x"}, 1,
        "error: --server cannot be used with --contexts: each context names its server\n"},
+      // The command's own checks run once, not once per context.
+      {{"state", "diff", "--contexts", "prod-*", "--prune"}, 2,
+       "error: --prune, --allow-empty and --take-ownership say which sync a plan is for: use them with --out\n"},
+      {{"state", "sync", "--all-contexts", "-o", "wide"}, 1,
+       "error: unable to match a printer suitable for the output format \"wide\", allowed formats are: "
+       "json,name,table,yaml\n"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.args);
