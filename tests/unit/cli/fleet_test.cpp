@@ -1,7 +1,11 @@
-// What RunFleet refuses before any context runs: flag combinations and selections (Main's output).
+// What RunFleet refuses before any context runs (flag combinations and selections), and a run over
+// contexts on fake servers, in parallel (Main's output).
 #include "cli/fleet.hpp"
 
 #include <doctest/doctest.h>
+
+#include <map>
+#include <memory>
 
 #include "cli/main.hpp"
 #include "harness.hpp"
@@ -74,6 +78,72 @@ TEST_CASE("fleet: refusals before any context runs") {
     CHECK(r.out.empty());
     CHECK(r.err == c.err);
   }
+}
+
+
+constexpr const char* kTwoServers = R"(apiVersion: v1
+kind: Config
+clusters:
+- {name: a, cluster: {server: "https://a.example:6443"}}
+- {name: b, cluster: {server: "https://b.example:6443"}}
+- {name: down, cluster: {server: "https://down.example:6443"}}
+users:
+- {name: u, user: {token: t}}
+contexts:
+- {name: prod-a, context: {cluster: a, user: u}}
+- {name: prod-b, context: {cluster: b, user: u}}
+- {name: prod-down, context: {cluster: down, user: u}}
+)";
+
+// The state ConfigMap of manifest `m` recording one ConfigMap `name` with `hash`.
+std::string StateConfigMap(const std::string& name, const std::string& hash) {
+  return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"tazuna-state-m","namespace":"tazuna"},)"
+         R"("data":{"_metadata":"{\"gitCommitHash\":\"\",\"lastSyncedAt\":\"2026-01-02T03:04:05Z\"}",)"
+         R"("m____v1__ConfigMap__default__)" + name + R"(":"{\"contentHash\":\")" + hash + R"(\"}"}})";
+}
+
+// Forwards to the fake server of the request's host (every context's client has its own transport).
+struct ByServer : kube::Transport {
+  explicit ByServer(kube::testing::FakeTransport* to) : to_(to) {}
+  util::Result<kube::HttpResponse> Do(const kube::HttpRequest& request) override {
+    if (to_ == nullptr) return util::MakeError(util::ErrorKind::kTransport, "dial tcp: connection refused");
+    return to_->Do(request);
+  }
+
+ private:
+  kube::testing::FakeTransport* to_;
+};
+
+TEST_CASE("fleet: state list over three contexts in parallel, one of them unreachable") {
+  testing::Harness h;
+  h.files.files["/kube/config"] = kTwoServers;
+  h.ctx.env = util::Environment(std::map<std::string, std::string>{{"HOME", "/nonexistent"}});
+  std::map<std::string, std::unique_ptr<kube::testing::FakeTransport>> servers;
+  for (const auto& [host, row] : std::map<std::string, std::string>{{"a", "x"}, {"b", "y"}}) {
+    auto t = std::make_unique<kube::testing::FakeTransport>();
+    t->Add("GET /api", 200, kube::testing::kCoreDiscovery, {{"Content-Type", kube::testing::kAggregatedDiscovery}});
+    t->Add("GET /apis", 200, R"({"kind":"APIGroupDiscoveryList","items":[]})",
+           {{"Content-Type", kube::testing::kAggregatedDiscovery}});
+    const std::string state = StateConfigMap(row, std::string(64, host[0]));
+    t->Add("GET /api/v1/namespaces/tazuna/configmaps", 200, R"({"kind":"ConfigMapList","items":[)" + state + "]}");
+    t->Add("GET /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200, state);
+    servers["https://" + host + ".example:6443"] = std::move(t);
+  }
+  h.ctx.make_transport = [&servers](const kube::RestConfig& c, util::Logger&) {
+    auto it = servers.find(c.server);
+    return std::make_unique<ByServer>(it == servers.end() ? nullptr : it->second.get());
+  };
+  const int code = Main(h.ctx, {"state", "list", "--all", "--contexts", "prod-*", "--kubeconfig", "/kube/config"});
+  CHECK(code == 1);
+  CHECK(h.out.str() ==
+        "CONTEXT   MANIFEST   APIVERSION   KIND        NAMESPACE   NAME   HASH\n"
+        "prod-a    m          v1           ConfigMap   default     x      aaaaaaaaaaaa\n"
+        "prod-b    m          v1           ConfigMap   default     y      bbbbbbbbbbbb\n");
+  const std::string err = h.err.str();
+  CAPTURE(err);
+  CHECK(err.find("prod-a: 1 object\n") != std::string::npos);
+  CHECK(err.find("prod-b: 1 object\n") != std::string::npos);
+  CHECK(err.find("prod-down: unreachable: ") != std::string::npos);
 }
 
 }  // namespace
