@@ -10,9 +10,9 @@
 #include "cli/fleet_clusters.hpp"
 #include "cli/fleet_contexts.hpp"
 #include "cli/fleet_output.hpp"
-#include "cli/print/table.hpp"
 #include "cli/print/list.hpp"
 #include "cli/print/printer.hpp"
+#include "cli/print/table.hpp"
 #include "kube/rest_config.hpp"
 #include "util/strings.hpp"
 
