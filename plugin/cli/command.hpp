@@ -7,6 +7,7 @@
 
 #include "cli/context.hpp"
 #include "cli/flags.hpp"
+#include "cli/fleet_options.hpp"
 
 namespace tazuna::cli {
 
@@ -31,6 +32,12 @@ struct Command {
   std::function<util::Result<int>(Context&, const FlagSet&)> run;
   /// Set instead of `run` by the commands with an `args_usage`: also gets the positional arguments.
   std::function<util::Result<int>(Context&, const FlagSet&, const std::vector<std::string>&)> run_with_args;
+  /// Set by the commands that run over a fleet (--contexts): what the parsed flags ask of the fleet
+  /// runner. Main hands the run to RunFleet when the request names contexts.
+  std::function<FleetRequest()> fleet_request;
+  /// Complete and Validate without Run (set with fleet_request): a fleet run checks its flags once,
+  /// before any context runs, instead of failing the same way in every context.
+  std::function<util::Status(Context&, const FlagSet&, const std::vector<std::string>&)> check;
 };
 
 /// kubectl's `CheckErr(o.Complete(...)); CheckErr(o.Validate()); CheckErr(o.Run())`: `Options` has
@@ -65,6 +72,22 @@ std::function<util::Result<int>(Context&, const FlagSet&, const std::vector<std:
     std::shared_ptr<Options> o) {
   return [o](Context& ctx, const FlagSet& flags, const std::vector<std::string>& args) {
     return CompleteValidateRun(*o, ctx, flags, args);
+  };
+}
+
+/// The `check` of a command whose options `o` follow CompleteValidateRun (with or without arguments).
+template <class Options>
+std::function<util::Status(Context&, const FlagSet&, const std::vector<std::string>&)> CheckOptions(
+    std::shared_ptr<Options> o) {
+  return [o](Context& ctx, const FlagSet& flags, const std::vector<std::string>& args) -> util::Status {
+    util::Status st = util::Ok();
+    if constexpr (requires { o->Complete(ctx, flags, args); }) {
+      st = o->Complete(ctx, flags, args);
+    } else {
+      st = o->Complete(ctx, flags);
+    }
+    if (!st) return st;
+    return o->Validate();
   };
 }
 

@@ -98,7 +98,7 @@ std::optional<Completion> FlagValueCandidates(Context& ctx, const std::vector<st
   if (prev == "-m" || prev == "--manifest") return Completion{FileNames(words, files, FromFile::kManifests)};
   if (prev == "-t" || prev == "--tags") return Completion{FileNames(words, files, FromFile::kTags)};
   if (prev == "-e" || prev == "--environment") return Completion{FileNames(words, files, FromFile::kEnvironments)};
-  if (prev == "--context") {
+  if (prev == "--context" || prev == "--contexts") {  // --contexts: a name is also a glob matching itself
     kube::ConfigFlags flags;
     flags.kubeconfig = FlagValue(words, "kubeconfig", 0);
     return Completion{kube::ListContextNames(flags, ctx.env, files)};

@@ -5,6 +5,7 @@
 #include <memory>
 #include <ostream>
 
+#include "kube/exec_provider_pool.hpp"
 #include "kube/rest_config.hpp"
 #include "kube/transport.hpp"
 #include "util/clock.hpp"
@@ -31,6 +32,8 @@ struct Context {
   util::ProcessRunner& processes;
   TransportFactory make_transport;
   bool err_is_terminal = false;  ///< progress bars only on a terminal
+  /// Set in a fleet run: the contexts' clients share exec credential plugins per user; null: each own.
+  kube::ExecProviderPool* exec_pool = nullptr;
 };
 
 }  // namespace tazuna::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli/command.hpp"
+#include "cli/fleet.hpp"
 #include "cli/help.hpp"
 #include "cli/report_error.hpp"
 #include "util/edit_distance.hpp"
@@ -61,7 +62,14 @@ int RunCommand(Context& ctx, const Command& cmd, const std::vector<std::string>&
     e.hint = "See 'kubectl tazuna " + cmd.path + " --help' for usage.";
     return ReportError(ctx.err, e, cmd.exit_style);
   }
-  auto code = cmd.run_with_args ? cmd.run_with_args(ctx, flags, *positional) : cmd.run(ctx, flags);
+  util::Result<int> code = kExitOk;
+  if (const auto fleet = cmd.fleet_request ? cmd.fleet_request() : FleetRequest{}; fleet.fleet.Requested()) {
+    code = RunFleet(ctx, cmd, fleet, rest);
+  } else if (flags.Changed("max-parallel")) {
+    code = util::MakeError(util::ErrorKind::kUsage, "--max-parallel needs --contexts or --all-contexts");
+  } else {
+    code = cmd.run_with_args ? cmd.run_with_args(ctx, flags, *positional) : cmd.run(ctx, flags);
+  }
   if (!code) return ReportError(ctx.err, code.error(), cmd.exit_style);
   return *code;
 }

@@ -55,6 +55,7 @@ util::Result<std::unique_ptr<Session>> OpenSession(Context& ctx, const Connectio
   session->client = std::make_unique<kube::Client>(std::move(*config), *session->transport, ctx.processes,
                                                    session->log, ctx.clock, ctx.env);
   session->client->set_version(BuildVersion(), BuildCommit());
+  if (ctx.exec_pool != nullptr) session->client->share_exec_credentials(*ctx.exec_pool);
   return session;
 }
 

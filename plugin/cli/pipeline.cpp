@@ -227,17 +227,22 @@ state::StateStore NewStateStore(kube::Client& client) {
   return store;
 }
 
+std::string ClusterUid(kube::Client& client) {
+  if (auto ns = client.Get({"v1", "Namespace", "", "kube-system"}); ns && ns->is_object()) {
+    const auto meta = ns->find("metadata");
+    if (meta != ns->end() && meta->is_object() && meta->contains("uid") && (*meta)["uid"].is_string()) {
+      return (*meta)["uid"].get<std::string>();
+    }
+  }
+  return "";
+}
+
 state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags) {
   const kube::RestConfig& c = client.config();
   state::PlanTarget t{c.server, "", c.ca_pem.empty() ? "" : "sha256:" + util::Sha256Hex(c.ca_pem), c.namespace_name,
                       flags.prune, flags.allow_empty, flags.take_ownership};
   // Another cluster can answer at the same URL (a port-forward, a rebuilt cluster): its identity tells.
-  if (auto ns = client.Get({"v1", "Namespace", "", "kube-system"}); ns && ns->is_object()) {
-    const auto meta = ns->find("metadata");
-    if (meta != ns->end() && meta->is_object() && meta->contains("uid") && (*meta)["uid"].is_string()) {
-      t.cluster_uid = (*meta)["uid"].get<std::string>();
-    }
-  }
+  t.cluster_uid = ClusterUid(client);
   return t;
 }
 

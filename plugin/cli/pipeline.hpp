@@ -76,6 +76,9 @@ struct SyncFlags {
 /// (the cluster's identity; "" when it cannot be read), its context namespace, and `flags`. One GET.
 state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags);
 
+/// The cluster's identity: the uid of its kube-system Namespace, or "" when it cannot be read.
+std::string ClusterUid(kube::Client& client);
+
 /// `git rev-parse HEAD` in `dir`, or "" when not a repository or git is missing.
 std::string GitCommit(Context& ctx, const std::string& dir);
 

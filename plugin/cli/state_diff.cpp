@@ -193,7 +193,9 @@ Command NewStateDiffCommand() {
                "  kubectl tazuna state diff -m cni -e production -o json\n\n"
                "  # Save a plan for review; state sync --plan applies it only if nothing moved\n"
                "  kubectl tazuna state diff --out plan.json --prune\n"
-               "  kubectl tazuna state sync --plan plan.json --prune\n";
+               "  kubectl tazuna state sync --plan plan.json --prune\n\n"
+               "  # What differs across the fleet? One table, a CONTEXT column first\n"
+               "  kubectl tazuna state diff --contexts 'prod-*,staging'\n";
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
@@ -215,7 +217,15 @@ Command NewStateDiffCommand() {
     AddTakeoverFlag(f, o->takeover_managers);
     AddRenderCacheFlag(f, o->no_render_cache);
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
   };
+  c.fleet_request = [o] {
+    FleetRequest r = FleetRequestOf(*o, FleetMode::kParallel, {.noun = "change", .lines_are_rows = false});
+    r.refused = o->out_file.empty() ? "" : "--out";
+    r.empty_message = "No changes detected.";
+    return r;
+  };
+  c.check = CheckOptions(o);
   c.run = RunOptions(o);
   return c;
 }

@@ -23,6 +23,7 @@ struct StateDiffResult {
 struct StateDiffOptions {
   ConnectionOptions connection;
   bool no_render_cache = false;  ///< --no-render-cache
+  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   FileOptions file;
   std::string output = "table";
   bool no_headers = false;

@@ -119,7 +119,14 @@ Command NewStateDriftCommand() {
     AddTakeoverFlag(f, o->takeover_managers);
     AddRenderCacheFlag(f, o->no_render_cache);
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
   };
+  c.fleet_request = [o] {
+    FleetRequest r = FleetRequestOf(*o, FleetMode::kParallel, {.noun = "drifted object", .lines_are_rows = false});
+    r.empty_message = "No drift detected.";
+    return r;
+  };
+  c.check = CheckOptions(o);
   c.run = RunOptions(o);
   return c;
 }

@@ -15,6 +15,7 @@ namespace tazuna::cli {
 struct StateDriftOptions {
   ConnectionOptions connection;
   bool no_render_cache = false;  ///< --no-render-cache
+  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   FileOptions file;
   std::string output = "table";
   bool no_headers = false;

@@ -197,7 +197,12 @@ Command NewStateHistoryCommand() {
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     AddOutputFlag(f, o->output, "table, wide, json, yaml, name (with REVISION)");
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
   };
+  c.fleet_request = [o] {
+    return FleetRequestOf(*o, FleetMode::kParallel, {.noun = "row", .lines_are_rows = false});
+  };
+  c.check = CheckOptions(o);
   c.run_with_args = RunOptionsWithArgs(o);
   return c;
 }

@@ -22,6 +22,7 @@ struct StateHistoryResult {
 /// `kubectl tazuna state history [REVISION]`: flag values, then what Complete resolved.
 struct StateHistoryOptions {
   ConnectionOptions connection;
+  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   std::vector<std::string> manifests;  ///< -m: only revisions that synced one of these (objects of them)
   std::string output = "table";
   bool no_headers = false;

@@ -140,14 +140,21 @@ Command NewStateListCommand() {
       "does not load (an error, or names that need -e) is then skipped with a warning.\n";
   c.examples = "  # List the state of every manifest in ./tazuna.yaml\n  kubectl tazuna state list\n\n"
                "  # Everything in the cluster, with hashes, sync times and commits\n"
-               "  kubectl tazuna state list --all -o wide\n";
+               "  kubectl tazuna state list --all -o wide\n\n"
+               "  # The state in every context of the kubeconfig, as one List\n"
+               "  kubectl tazuna state list --all-contexts -o json\n";
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     f.Bool(&o->all, "all", 0, "List every tazuna-state-* ConfigMap in the cluster, not only the file's manifests.");
     f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
     AddOutputFlag(f, o->output, "table, wide, json, yaml, name");
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
   };
+  c.fleet_request = [o] {
+    return FleetRequestOf(*o, FleetMode::kParallel, {.noun = "object", .lines_are_rows = false});
+  };
+  c.check = CheckOptions(o);
   c.run = RunOptions(o);
   return c;
 }

@@ -26,6 +26,7 @@ struct StateListRow {
 /// `kubectl tazuna state list`: flag values, then what Complete resolved.
 struct StateListOptions {
   ConnectionOptions connection;
+  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   FileOptions file;
   bool all = false;
   bool no_headers = false;

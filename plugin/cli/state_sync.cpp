@@ -327,7 +327,9 @@ Command NewStateSyncCommand() {
                "  # See what the server would do, changing nothing\n  kubectl tazuna state sync --dry-run=server\n\n"
                "  # Wait until everything applied is ready, at most 10 minutes\n  kubectl tazuna state sync --wait --timeout 10m\n\n"
                "  # Apply exactly a reviewed plan\n  kubectl tazuna state diff --out plan.json\n"
-               "  kubectl tazuna state sync --plan plan.json\n";
+               "  kubectl tazuna state sync --plan plan.json\n\n"
+               "  # Roll out to every prod-* context, one at a time, stopping at the first failure\n"
+               "  kubectl tazuna state sync --contexts 'prod-*'\n";
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
     f.Bool(&o->prune, "prune", 0,
@@ -356,7 +358,14 @@ Command NewStateSyncCommand() {
     AddOutputFlag(f, o->output, "table, json, yaml, name");
     AddRenderCacheFlag(f, o->no_render_cache);
     AddConnectionFlags(f, o->connection);
+    AddFleetFlags(f, o->fleet);
   };
+  c.fleet_request = [o] {
+    FleetRequest r = FleetRequestOf(*o, FleetMode::kRollout, {.noun = "object", .lines_are_rows = true});
+    r.refused = o->plan_file.empty() ? "" : "--plan";
+    return r;
+  };
+  c.check = CheckOptions(o);
   c.run = RunOptions(o);
   return c;
 }

@@ -18,6 +18,7 @@ namespace tazuna::cli {
 struct StateSyncOptions {
   ConnectionOptions connection;
   bool no_render_cache = false;  ///< --no-render-cache
+  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   FileOptions file;
   bool prune = false;  ///< also set by TAZUNA_STATE_SYNC_DELETE=true (Complete)
   bool allow_empty = false;

@@ -9,7 +9,7 @@ namespace tazuna::kube {
 Authenticator::Authenticator(const RestConfig& config, util::ProcessRunner& processes, util::Clock& clock,
                              const util::Environment& env)
     : config_(config), token_(config.token) {
-  if (config.exec) exec_ = std::make_unique<ExecProvider>(*config.exec, config, processes, clock, env);
+  if (config.exec) exec_ = std::make_shared<ExecProvider>(*config.exec, config, processes, clock, env);
 }
 
 util::Result<RequestCredentials> Authenticator::Get() {
@@ -35,6 +35,10 @@ util::Result<RequestCredentials> Authenticator::Get() {
   out.client_key_pem = cred->client_key_pem;
   out.exec_used = *cred;
   return out;
+}
+
+void Authenticator::ShareExecProviders(ExecProviderPool& pool) {
+  if (config_.exec) exec_ = pool.For(config_);
 }
 
 bool Authenticator::Refresh(const RequestCredentials& used) {

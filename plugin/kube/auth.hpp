@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kube/exec_credential.hpp"
+#include "kube/exec_provider_pool.hpp"
 #include "kube/rest_config.hpp"
 #include "util/clock.hpp"
 #include "util/environment.hpp"
@@ -33,10 +34,13 @@ class Authenticator {
   /// After a 401 with `used`: re-runs exec on next Get(), or re-reads tokenFile. True when retrying
   /// with new credentials may help.
   bool Refresh(const RequestCredentials& used);
+  /// Takes its exec provider from `pool` (shared with other contexts of the same user) instead of its
+  /// own; a no-op without an exec stanza. Call before the first Get.
+  void ShareExecProviders(ExecProviderPool& pool);
 
  private:
   const RestConfig& config_;
-  std::unique_ptr<ExecProvider> exec_;
+  std::shared_ptr<ExecProvider> exec_;
   std::mutex mu_;
   std::string token_;
 };

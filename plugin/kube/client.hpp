@@ -103,6 +103,8 @@ class Client {
   util::Logger& log() const { return log_; }
   /// Sets the version and git commit in the User-Agent (default "v0.0.0" and "unknown").
   void set_version(std::string_view version, std::string_view commit) { user_agent_ = UserAgent(version, commit); }
+  /// Runs the exec credential plugin through `pool` (see ExecProviderPool); call before the first request.
+  void share_exec_credentials(ExecProviderPool& pool) { auth_.ShareExecProviders(pool); }
 
   /// apiVersion+kind -> resource and scope via discovery; kNotFound `no matches for kind "K" in version "G/V"`.
   util::Result<ResourceInfo> Resolve(const std::string& api_version, const std::string& kind);

@@ -1,6 +1,10 @@
 #include "kube/discovery.hpp"
 
+#include <unistd.h>
+
+#include <functional>
 #include <set>
+#include <thread>
 
 #include <cstdio>
 #include <filesystem>
@@ -270,7 +274,10 @@ void Discovery::SaveCache() const {
   // The cache is an optimisation: failing to write it is not an error (kubectl ignores it too).
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(cache_file_).parent_path(), ec);
-  const std::string tmp = cache_file_ + ".tmp";
+  // A temporary file of this process and thread: contexts of one cluster in a fleet run (#28) save the
+  // same cache file at once, and two writers of one temporary file could mix their documents.
+  const std::string tmp = util::StrCat(cache_file_, ".", ::getpid(), ".",
+                                       std::hash<std::thread::id>{}(std::this_thread::get_id()), ".tmp");
   {
     std::ofstream out(tmp, std::ios::trunc);
     if (!out) return;

@@ -20,6 +20,10 @@ void PrintRow(std::ostream& out, const std::vector<std::string>& cells, const st
 
 void PrintTable(std::ostream& out, const Table& table, bool with_headers) {
   if (table.rows.empty()) return;
+  if (auto* capture = dynamic_cast<TableCapture*>(&out); capture != nullptr) {
+    capture->Record(table);
+    return;
+  }
   std::vector<size_t> widths(table.headers.size(), 0);
   for (size_t i = 0; i < table.headers.size(); ++i) widths[i] = with_headers ? table.headers[i].size() : 0;
   for (const auto& row : table.rows) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,20 @@ struct Table {
   std::vector<std::vector<std::string>> rows;
 };
 
-/// Prints `table`; `with_headers` false drops the header line (--no-headers).
+/// A stream that records the tables printed to it as values instead of text (other text is kept as
+/// text): how a fleet run collects each context's rows with the command's own columns.
+class TableCapture : public std::ostringstream {
+ public:
+  /// The tables printed so far, headers included even under --no-headers.
+  const std::vector<Table>& tables() const { return tables_; }
+  void Record(const Table& table) { tables_.push_back(table); }
+
+ private:
+  std::vector<Table> tables_;
+};
+
+/// Prints `table`; `with_headers` false drops the header line (--no-headers). On a TableCapture the
+/// table is recorded instead.
 void PrintTable(std::ostream& out, const Table& table, bool with_headers = true);
 
 }  // namespace tazuna::cli::print
