@@ -10,6 +10,7 @@
 #include "cli/fleet_clusters.hpp"
 #include "cli/fleet_contexts.hpp"
 #include "cli/fleet_output.hpp"
+#include "cli/fleet_plan.hpp"
 #include "cli/print/list.hpp"
 #include "cli/print/printer.hpp"
 #include "cli/print/table.hpp"
@@ -77,6 +78,8 @@ struct RunSpec {
   const Command& cmd;
   const std::vector<std::string>& args;
   print::Format format;
+  const FleetPlanFiles* plans = nullptr;  ///< each context's --out/--plan file (plan_flag)
+  std::string plan_flag;
 };
 
 // A fresh command (its own options) with its flags parsed for one context.
@@ -90,7 +93,9 @@ util::Result<std::unique_ptr<PreparedCommand>> Prepare(const RunSpec& spec, cons
   auto p = std::make_unique<PreparedCommand>();
   p->command = FreshCommand(spec.cmd.path);
   p->command.add_flags(p->flags);
-  auto positional = p->flags.Parse(ContextArgs(spec.args, context, spec.format));
+  const std::vector<std::string> args =
+      spec.plans != nullptr ? WithFlagValue(spec.args, spec.plan_flag, spec.plans->FileOf(context)) : spec.args;
+  auto positional = p->flags.Parse(ContextArgs(args, context, spec.format));
   if (!positional) return positional.error();
   p->positional = std::move(*positional);
   return p;
@@ -187,6 +192,14 @@ void PrintMerged(Context& ctx, const FleetRequest& r, print::Format format, cons
   print::PrintTable(ctx.out, merged, !r.no_headers && named_columns);
 }
 
+// The contexts' own plan files of a --out or --plan over the fleet; null without one.
+util::Result<std::unique_ptr<FleetPlanFiles>> PlanFiles(Context& ctx, const FleetRequest& r,
+                                                        const std::vector<std::string>& contexts) {
+  if (r.plan_flag == "--plan") return FleetPlanFiles::Split(ctx.files, r.plan_path, contexts);
+  if (r.plan_flag == "--out") return FleetPlanFiles::Make(contexts);
+  return std::unique_ptr<FleetPlanFiles>();
+}
+
 }  // namespace
 
 util::Result<int> RunFleet(Context& ctx, const Command& cmd, const FleetRequest& request,
@@ -197,7 +210,9 @@ util::Result<int> RunFleet(Context& ctx, const Command& cmd, const FleetRequest&
   const auto known = kube::ListContextNames(request.kube, ctx.env, ctx.files);
   auto contexts = SelectContexts({request.fleet.contexts, request.fleet.all_contexts}, known);
   if (!contexts) return contexts.error();
-  const RunSpec spec{cmd, args, *format};
+  auto plans = PlanFiles(ctx, request, *contexts);
+  if (!plans) return plans.error();
+  const RunSpec spec{cmd, args, *format, plans->get(), request.plan_flag};
   if (auto st = CheckOnce(ctx, spec, contexts->front()); !st) return st.error();
   // Contexts that share a user share its exec credential plugin's run (once per user, not per context).
   kube::ExecProviderPool exec_pool(ctx.processes, ctx.clock, ctx.env);
@@ -208,6 +223,15 @@ util::Result<int> RunFleet(Context& ctx, const Command& cmd, const FleetRequest&
   }
   const auto outcomes = RunAll(shared, spec, request, *contexts);
   PrintMerged(ctx, request, *format, outcomes);
+  if (request.plan_flag == "--out") {  // written only when every context made its part
+    const bool all_done = std::all_of(outcomes.begin(), outcomes.end(), [](const ContextOutcome& o) {
+      return o.status == ContextOutcome::Status::kDone;
+    });
+    if (!all_done) {
+      return util::MakeError(util::ErrorKind::kInput, "plan " + request.plan_path + " not written: a context failed");
+    }
+    if (auto st = (*plans)->Join(ctx.files, *contexts, request.plan_path); !st) return st.error();
+  }
   return FleetExitCode(outcomes, cmd.exit_style);
 }
 

@@ -39,7 +39,10 @@ struct FleetRequest {
   kube::ConfigFlags kube;  ///< the connection flags given (--kubeconfig names the contexts' file)
   std::string output;      ///< -o as given
   bool no_headers = false;
-  std::string refused;     ///< a flag given that cannot run over a fleet ("--plan"), or ""
+  std::string refused;     ///< a flag given that cannot run over a fleet, or ""
+  /// "--out" (state diff) or "--plan" (state sync) when given, with its value: one plan over the fleet
+  /// (FleetPlanFiles), each context's part made or applied in that context.
+  std::string plan_flag, plan_path;
   FleetWords words;
   std::string empty_message;  ///< printed once when no context has a row ("No changes detected."), or ""
 };

@@ -221,7 +221,7 @@ Command NewStateDiffCommand() {
   };
   c.fleet_request = [o] {
     FleetRequest r = FleetRequestOf(*o, FleetMode::kParallel, {.noun = "change", .lines_are_rows = false});
-    r.refused = o->out_file.empty() ? "" : "--out";
+    if (!o->out_file.empty()) r.plan_flag = "--out", r.plan_path = o->out_file;
     r.empty_message = "No changes detected.";
     return r;
   };

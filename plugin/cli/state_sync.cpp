@@ -362,7 +362,7 @@ Command NewStateSyncCommand() {
   };
   c.fleet_request = [o] {
     FleetRequest r = FleetRequestOf(*o, FleetMode::kRollout, {.noun = "object", .lines_are_rows = true});
-    r.refused = o->plan_file.empty() ? "" : "--plan";
+    if (!o->plan_file.empty()) r.plan_flag = "--plan", r.plan_path = o->plan_file;
     return r;
   };
   c.check = CheckOptions(o);

@@ -55,7 +55,9 @@ std::string ToolStamp(const std::string& name, const util::Environment& env, std
   std::ifstream head(real, std::ios::binary);
   char magic[2] = {0, 0};
   head.read(magic, 2);
-  if (magic[0] == '#' && magic[1] == '!') reason = util::StrCat(util::Quote(found), " is a script, not the tool itself");
+  if (magic[0] == '#' && magic[1] == '!') {
+    reason = util::StrCat(util::Quote(found), " is a script, not the tool itself");
+  }
   // A version manager's proxy binary (aqua-proxy) picks the version from files outside the repository.
   if (!util::StartsWith(fs::path(real).filename().string(), name)) {
     reason = util::StrCat(util::Quote(found), " runs ", util::Quote(real), ", which may pick another tool");
@@ -130,7 +132,8 @@ void KustomizeWalk::Scan(const std::string& dir, const std::string& kustomizatio
     }
     Fields(doc, dir, "", false, 0);
   } catch (const std::exception& e) {
-    reason_ = util::StrCat("kustomize: ", util::Quote(kustomization), " does not parse: ", util::YamlCppMessage(e.what()));
+    reason_ = util::StrCat("kustomize: ", util::Quote(kustomization), " does not parse: ",
+                           util::YamlCppMessage(e.what()));
   }
 }
 
@@ -171,7 +174,9 @@ void KustomizeWalk::Reference(std::string value, const std::string& dir, bool pa
   const bool absolute = value[0] == '/';
   const std::string target = Real(absolute ? value : (fs::path(dir) / value).string());
   if (target.empty()) {  // a label, a name, an image; under a path field: a path kustomize would fail or fetch
-    if (path_field) reason_ = util::StrCat("kustomize: ", util::Quote(value), " names nothing under ", util::Quote(dir));
+    if (path_field) {
+      reason_ = util::StrCat("kustomize: ", util::Quote(value), " names nothing under ", util::Quote(dir));
+    }
     return;
   }
   if (absolute && !path_field && !files_.IsDirectory(target)) return;  // a field path (/spec/replicas), a mount
@@ -250,7 +255,9 @@ InputDigest KustomizeFiles(const Manifest& m, const TazunaFile& file, RenderCont
   if (tool.empty()) return {"", "kustomize: neither kustomize nor kubectl found on PATH"};
   if (!reason.empty()) return {"", "kustomize: " + reason};
   const std::string dir = Real(util::JoinPath(file.dir, m.path));
-  if (dir.empty() || !ctx.files.IsDirectory(dir)) return {"", util::StrCat("kustomize: ", util::Quote(m.path), " is not a directory")};
+  if (dir.empty() || !ctx.files.IsDirectory(dir)) {
+    return {"", util::StrCat("kustomize: ", util::Quote(m.path), " is not a directory")};
+  }
   KustomizeWalk walk(ctx.files, RepositoryRoot(file.dir, ctx.files));
   walk.Dir(dir);
   if (!walk.reason().empty()) return {"", walk.reason()};
@@ -264,7 +271,9 @@ InputDigest KustomizeFiles(const Manifest& m, const TazunaFile& file, RenderCont
 InputDigest DigestInputs(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx) {
   if (manifest.type == "manifests") return ManifestFiles(manifest, file, ctx);
   if (manifest.type == "kustomize") return KustomizeFiles(manifest, file, ctx);
-  if (manifest.type == "helmfile") return {"", "helmfile reads charts, repositories and the environment: rendered every time"};
+  if (manifest.type == "helmfile") {
+    return {"", "helmfile reads charts, repositories and the environment: rendered every time"};
+  }
   if (manifest.type == "genesissecret") return {"", "genesissecret reads its provider's secrets: rendered every time"};
   if (manifest.type == "oras") return {"", "oras pulls from a registry: rendered every time"};
   return {"", "unknown type " + util::Quote(manifest.type)};

@@ -116,12 +116,21 @@ write_objs two
 expect_rc 1 "sync over two contexts of one cluster is refused" kubectl tazuna state sync --prune --contexts fb-admin,fb-admin-token
 expect_contains "$ERR" 'contexts "fb-admin" and "fb-admin-token" reach the same cluster' "the error names both contexts"
 expect_eq "$(k fb-admin get cm cfg -n "$ns" -o jsonpath='{.data.v}')" "one" "nothing was written"
-expect_rc 1 "--plan is refused over a fleet" kubectl tazuna state sync --contexts fb-admin --plan x.json
-expect_contains "$ERR" "--plan cannot be used with --contexts" "the --plan refusal says why"
 
-# Changes in two of three: exit 1; a sync rolls them out and the live objects change in each cluster.
+# A plan over the fleet: one file pinning every context's state; applied context by context.
+expect_rc 1 "diff --out over two clusters" kubectl tazuna state diff --contexts 'f[bc]-admin' --out "$E2E_TMP/fleet.plan"
+expect_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["kind"], [p["context"] for p in d["plans"]])' "$E2E_TMP/fleet.plan")" \
+  "FleetPlan ['fb-admin', 'fc-admin']" "the plan holds each context's own plan"
+expect_rc 1 "--plan for other contexts is refused" kubectl tazuna state sync --contexts 'admin,f[bc]-admin' --plan "$E2E_TMP/fleet.plan"
+expect_contains "$ERR" "was made for contexts fb-admin, fc-admin, not admin, fb-admin, fc-admin" "it names both sets"
+kubectl tazuna state diff --context fb-admin --out "$E2E_TMP/single.plan" >/dev/null 2>&1
+expect_rc 1 "a single-context plan is refused over a fleet" kubectl tazuna state sync --contexts fb-admin --plan "$E2E_TMP/single.plan"
+expect_contains "$ERR" "is not a plan over contexts" "it says what a fleet needs"
+expect_eq "$(k fb-admin get cm cfg -n "$ns" -o jsonpath='{.data.v}')" "one" "nothing was written"
+
+# Changes in two of three: exit 1; a sync of the plan rolls them out and the live objects change in each cluster.
 expect_rc 1 "diff after an edit" kubectl tazuna state diff --contexts 'f[bc]-admin'
-expect_rc 0 "sync the edit over the two clusters" kubectl tazuna state sync --contexts 'f[bc]-admin'
+expect_rc 0 "sync the edit over the two clusters, as planned" kubectl tazuna state sync --contexts 'f[bc]-admin' --plan "$E2E_TMP/fleet.plan"
 for c in fb-admin fc-admin; do
   expect_eq "$(k "$c" get cm cfg -n "$ns" -o jsonpath='{.data.v}')" "two" "$c has the new value"
 done

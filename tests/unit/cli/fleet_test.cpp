@@ -4,6 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+
+#include "cli/fleet_plan.hpp"
+#include "util/file_reader.hpp"
+
 #include <map>
 #include <memory>
 
@@ -57,12 +62,9 @@ TEST_CASE("fleet: refusals before any context runs") {
       {{"state", "history", "--all-contexts", "--max-parallel", "-1"}, 1, "error: --max-parallel must be at least 1\n"},
       {{"state", "drift", "--all-contexts", "-o", "name"}, 2,
        "error: -o name cannot say which context an object is in: use -o json with --contexts\n"},
-      {{"state", "diff", "--contexts", "prod-a", "--out", "plan.json"}, 2,
-       "error: --out cannot be used with --contexts or --all-contexts: a plan pins one cluster\n"
-       "Make and apply plans one context at a time (--context NAME).\n"},
+      // A plan over the fleet is split per context before any runs: a missing one stops everything.
       {{"state", "sync", "--contexts", "prod-a", "--plan", "plan.json"}, 1,
-       "error: --plan cannot be used with --contexts or --all-contexts: a plan pins one cluster\n"
-       "Make and apply plans one context at a time (--context NAME).\n"},
+       "error: --plan plan.json: open plan.json: no such file or directory\n"},
       {{"state", "list", "--contexts", "prod-a", "-s", "https://x"}, 1,
        "error: --server cannot be used with --contexts: each context names its server\n"},
       // The command's own checks run once, not once per context.
@@ -135,4 +137,34 @@ TEST_CASE("fleet: state list over three contexts in parallel, one of them unreac
 }
 
 }  // namespace
+}  // namespace tazuna::cli
+
+namespace tazuna::cli {
+
+TEST_CASE("fleet plan: --out and --plan values are replaced per context, in both spellings, never after --") {
+  CHECK(WithFlagValue({"state", "diff", "--out", "p.json", "-m", "a"}, "--out", "/t/0.plan") ==
+        std::vector<std::string>{"state", "diff", "--out", "/t/0.plan", "-m", "a"});
+  CHECK(WithFlagValue({"--plan=p.json", "--", "--plan", "x"}, "--plan", "/t/1.plan") ==
+        std::vector<std::string>{"--plan=/t/1.plan", "--", "--plan", "x"});
+}
+
+TEST_CASE("fleet plan: the contexts' plans joined, split back verbatim, and refused for other contexts") {
+  util::DiskFileReader disk;
+  auto made = FleetPlanFiles::Make({"prod-a", "prod-b"});
+  REQUIRE(made);
+  std::ofstream((*made)->FileOf("prod-a")) << "{\"plan\": \"a\"}\n";
+  std::ofstream((*made)->FileOf("prod-b")) << "{\"plan\": \"b\"}\n";
+  const std::string path = (*made)->FileOf("prod-a") + ".fleet";
+  REQUIRE((*made)->Join(disk, {"prod-a", "prod-b"}, path));
+  auto split = FleetPlanFiles::Split(disk, path, {"prod-b", "prod-a"});
+  REQUIRE(split);
+  CHECK(*disk.ReadFile((*split)->FileOf("prod-b")) == "{\"plan\": \"b\"}\n");
+  auto other = FleetPlanFiles::Split(disk, path, {"prod-a", "prod-c"});
+  REQUIRE_FALSE(other);
+  CHECK(other.error().message == "--plan " + path + " was made for contexts prod-a, prod-b, not prod-a, prod-c");
+  auto single = FleetPlanFiles::Split(disk, (*made)->FileOf("prod-a"), {"prod-a"});
+  REQUIRE_FALSE(single);
+  CHECK(single.error().message.find("is not a plan over contexts") != std::string::npos);
+}
+
 }  // namespace tazuna::cli
