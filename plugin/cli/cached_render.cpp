@@ -14,6 +14,7 @@ util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, cons
   const manifest::InputDigest inputs =
       options.use_cache ? manifest::DigestInputs(m, file, rc) : manifest::InputDigest{"", "--no-render-cache"};
   CachedRender out;
+  const manifest::RenderCache cache(rc.cache_dir);
   if (!inputs.cacheable()) {
     rc.log.Log(2, util::StrCat("manifest ", name, " is rendered every time: ", inputs.reason));
   } else {
@@ -27,7 +28,6 @@ util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, cons
       rc.log.Log(2, util::StrCat("manifest ", name, " not rendered: its state records the render of the same inputs"));
       return out;
     }
-    const manifest::RenderCache cache(rc.cache_dir);
     if (auto hit = cache.Load(inputs.digest); hit && hit->name == m.name) {
       rc.log.Log(2, util::StrCat("manifest ", name, " read from the render cache"));
       out.rendered = std::move(*hit);
@@ -41,7 +41,7 @@ util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, cons
     rc.log.Log(2, util::StrCat("manifest ", name, ": its files changed while it rendered; nothing cached"));
     out.render_digest.clear();
   } else if (inputs.cacheable()) {
-    manifest::RenderCache(rc.cache_dir).Store(inputs.digest, *rendered);
+    cache.Store(inputs.digest, *rendered);
   }
   out.rendered = std::move(*rendered);
   return out;

@@ -4,10 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
 #include "util/json_get.hpp"
+#include "util/secret_mask.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::manifest {
@@ -20,10 +22,7 @@ constexpr size_t kMaxCacheFile = 256u << 20;  // far above any render; a bigger 
 constexpr size_t kMaxNesting = 512;
 
 bool HoldsSecret(const RenderedManifest& r) {
-  for (const auto& o : r.objects) {
-    if (util::JsonString(o, "kind") == "Secret" && util::JsonString(o, "apiVersion") == "v1") return true;
-  }
-  return false;
+  return std::any_of(r.objects.begin(), r.objects.end(), [](const nlohmann::json& o) { return util::IsSecret(o); });
 }
 
 bool ValidDigest(const std::string& digest) {

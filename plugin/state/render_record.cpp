@@ -1,5 +1,6 @@
 #include "state/render_record.hpp"
 
+#include "state/secret_key.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 
@@ -18,7 +19,7 @@ bool RecordsRender(const ManifestState& stored, const std::string& render_digest
   for (const auto& [key, hash] : stored.entries) {
     auto parsed = ParseStateKey(key);
     if (!parsed || hash.empty() || KeyNameProblem(*parsed)) return false;
-    if (parsed->group.empty() && parsed->kind == "Secret") return false;
+    if (IsSecret(*parsed)) return false;
     // A CRD's scope decides other manifests' keys (defaultNamespace): its manifest is always rendered.
     if (parsed->group == "apiextensions.k8s.io" && parsed->kind == "CustomResourceDefinition") return false;
   }

@@ -12,9 +12,9 @@ namespace tazuna::state {
 
 using nlohmann::json;
 
-namespace {
-
 bool IsSecret(const StateKey& k) { return k.group.empty() && k.version == "v1" && k.kind == "Secret"; }
+
+namespace {
 
 util::Result<SecretHashKey> FromSecret(const json& secret) {
   const std::string encoded = util::JsonString(util::JsonObject(secret, "data"), "key");

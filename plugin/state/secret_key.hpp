@@ -38,6 +38,8 @@ std::string ShownHash(const std::string& key, const std::string& stored);
 
 /// True when any rendered object is a v1 Secret.
 bool AnySecret(const std::vector<DesiredManifest>& manifests);
+/// Whether `key` names a core v1 Secret.
+bool IsSecret(const StateKey& key);
 
 /// Re-hashes the v1 Secrets of `manifests`: HMAC-SHA-256 of the ContentHash bytes under the key, so a
 /// reader of the state ConfigMap cannot brute-force Secret values from their hashes (other kinds keep

@@ -7,6 +7,7 @@
 #include "state/marks.hpp"
 #include "state/ownership.hpp"
 #include "state/readiness.hpp"
+#include "state/secret_key.hpp"
 #include "util/json_get.hpp"
 #include "state/takeover_apply.hpp"
 #include "util/parallel.hpp"
@@ -104,7 +105,7 @@ bool WaitsAfterLayer(const std::vector<SyncInput>& inputs, const std::vector<siz
 bool LeftAsRendered(const SyncInput& in, const std::vector<SyncResult>& results) {
   if (in.desired.input_digest.empty() || in.desired.from_state || in.desired.always_sync) return false;
   for (const auto& d : in.desired.objects) {  // RecordsRender would refuse it; a digest of Secret inputs is not kept
-    if (d.key.group.empty() && d.key.kind == "Secret") return false;
+    if (IsSecret(d.key)) return false;
   }
   return std::all_of(results.begin(), results.end(), [&](const SyncResult& r) {
     return r.manifest != in.desired.name || r.verb == Verb::kCreated || r.verb == Verb::kConfigured ||
