@@ -8,9 +8,10 @@
 #                  chart); before each run the namespaced objects and states are deleted (CRDs stay)
 #   diff-none      after a sync: ours, ours --no-render-cache, kubectl diff --server-side (same inputs)
 #   diff-change    after one value of prometheus-operator's kustomization changed: the same three
+#   diff-values    after that change is undone and one value of cert-manager's values.yaml changed: the same three
 # plus ours' peak RSS in diff-none. Starts a control plane of its own (scripts/cluster, a fresh directory; objects
 # land in kube-system, default and new namespaces, and states are deleted between runs) and stops it at exit.
-# Needs Go, helm (scripts/lib/install-helm) and the k8s binaries scripts/cluster builds.
+# Needs Go, helm and helmfile (scripts/lib/install-helm, install-helmfile) and the k8s binaries scripts/cluster builds.
 # Usage: bench/realrepo.sh [RUNS]      TAZUNA=path/to/kubectl-tazuna (default build/kubectl-tazuna)
 #        REALREPO_SMOKE=1: renders the repository offline with and without the caches and compares (what CI
 #        runs; no cluster, no timing)
@@ -66,6 +67,7 @@ say "repository: $(du -sh "$R" | cut -f1), $(find "$R" -type f | wc -l) files"
 
 # ---------------------------------------------------------------- timing
 export PATH="$(dirname "$("$repo_dir/scripts/lib/install-helm")"):$PATH"
+export PATH="$(dirname "$("$repo_dir/scripts/lib/install-helmfile")"):$PATH"
 # The plugin's render cache starts empty (its own XDG_CACHE_HOME; tools and control plane use the usual one).
 tz() { XDG_CACHE_HOME=$work/cache "$tazuna" "$@"; }
 declare -A times=()
@@ -88,6 +90,13 @@ peer_apply() {
   for k in gateway-api prometheus-operator kwok/overlay; do kubectl apply --server-side --force-conflicts -k "$k" >/dev/null; done
   helm template cm cert-manager/charts/cert-manager -n cert-manager -f cert-manager/values.yaml --kube-version v1.33.0 |
     kubectl apply --server-side --force-conflicts -f - >/dev/null
+}
+three_diffs() {  # three_diffs SCENARIO: ours, ours without the caches and kubectl, runs times alternating
+  for i in $(seq "$runs"); do
+    timed "$1-ours" tz state diff
+    timed "$1-nocache" tz state diff --no-render-cache
+    timed "$1-kubectl" peer_diff
+  done
 }
 cleanup() {  # namespaced objects and states go; CRDs stay (the cluster's own kwok uses kwok's)
   kubectl delete ns cert-manager kwok-bench --wait=true --ignore-not-found >/dev/null 2>&1 || true
@@ -117,23 +126,19 @@ if true; then
     cleanup; timed sync-fresh-kubectl peer_apply
   done
   tz state sync --wait=false -f "$R/tazuna.yaml" >/dev/null 2>&1 || true
-  for i in $(seq "$runs"); do
-    timed diff-none-ours tz state diff
-    timed diff-none-nocache tz state diff --no-render-cache
-    timed diff-none-kubectl peer_diff
-  done
+  three_diffs diff-none
   rss=$(cd "$R" && XDG_CACHE_HOME=$work/cache /usr/bin/time -f %M "$tazuna" state diff 2>&1 >/dev/null | tail -1)
   sed -i 's/platform\/tier: base/platform\/tier: changed/' "$R/prometheus-operator/kustomization.yaml"
-  for i in $(seq "$runs"); do
-    timed diff-change-ours tz state diff
-    timed diff-change-nocache tz state diff --no-render-cache
-    timed diff-change-kubectl peer_diff
-  done
+  three_diffs diff-change
+  sed -i 's/platform\/tier: changed/platform\/tier: base/' "$R/prometheus-operator/kustomization.yaml"
+  sed -i 's/replicaCount: 1/replicaCount: 2/' "$R/cert-manager/values.yaml"
+  three_diffs diff-values
 fi
 
 printf '%-22s %8s   %s\n' SCENARIO MEDIAN RUNS
 for k in build build-nocache sync-fresh-ours sync-fresh-kubectl diff-none-ours diff-none-nocache diff-none-kubectl \
-         diff-change-ours diff-change-nocache diff-change-kubectl; do
+         diff-change-ours diff-change-nocache diff-change-kubectl diff-values-ours diff-values-nocache \
+         diff-values-kubectl; do
   [ -n "${times[$k]:-}" ] || continue
   printf '%-22s %7ss  %s\n' "$k" "$(median "${times[$k]}")" "${times[$k]}"
 done

@@ -3,7 +3,9 @@
 // The two ways a helmfile manifest renders (render_helmfile.cpp): the real `helmfile template`, or the
 // subset of helmfile.yaml this project renders itself with `helm template` (helmfile_subset.cpp).
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +22,10 @@ struct HelmfileRun {
   nlohmann::json vars = nlohmann::json::object();  ///< resolved helmfile.vars: the state values
 };
 
+/// The helmfile a manifest's `path` names: the file itself, or in a directory helmfile.yaml.gotmpl,
+/// helmfile.yaml, helmfile.yml.gotmpl or helmfile.yml (the first found); kNotFound otherwise.
+util::Result<std::string> FindHelmfile(const std::string& path, RenderContext& ctx);
+
 /// helm's --namespace for a release: its own, else helmfile.defaultNamespace, else "default".
 std::string ReleaseNamespace(const std::string& release_namespace, const HelmfileOptions& options);
 
@@ -27,6 +33,15 @@ std::string ReleaseNamespace(const std::string& release_namespace, const Helmfil
 /// --namespace` places them; Lists are expanded and kind-less documents dropped (DocumentsToObjects).
 util::Result<Documents> TargetNamespace(Documents docs, const std::string& ns, const std::string& source,
                                         RenderContext& ctx);
+
+/// The helmfile's YAML documents as helmfile v1 reads them: a file named *.gotmpl rendered first
+/// (RenderHelmfileTemplate, every environment variable it reads added to `env_reads` when given), any other
+/// read as it is. kToolMissing for a template this project cannot render (helper templates, functions).
+util::Result<std::vector<nlohmann::json>> HelmfileDocuments(const HelmfileRun& run, RenderContext& ctx,
+                                                            std::set<std::string>* env_reads);
+
+/// Whether the helm-template subset (RenderHelmfileSubset) reads this key of a release.
+bool IsSubsetReleaseKey(const std::string& key);
 
 /// Renders with `helm template` per release of the helmfile.yaml subset: releases (name, namespace,
 /// chart, version, values files and maps, set, installed, labels, createNamespace, wait, timeout) and

@@ -135,10 +135,8 @@ std::vector<std::string> ChartArgs(const std::string& chart, const HelmfileRun& 
 }
 
 util::Status CheckReleaseKeys(const json& release, const std::string& file) {
-  static const std::vector<std::string> kAllowed = {"name", "namespace", "chart", "version", "values", "set", "labels",
-                                                    "installed", "createNamespace", "wait", "timeout"};
   for (const auto& [key, value] : release.items()) {
-    if (std::find(kAllowed.begin(), kAllowed.end(), key) == kAllowed.end()) return NeedsHelmfile(file, "releases[]." + key);
+    if (!IsSubsetReleaseKey(key)) return NeedsHelmfile(file, "releases[]." + key);
   }
   return util::Ok();
 }
@@ -190,34 +188,46 @@ util::Result<Documents> TemplateRelease(const json& release, const HelmfileRun& 
   return TargetNamespace(std::move(*docs), StringOf(release, "namespace"), source, ctx);
 }
 
-// The helmfile as helmfile v1 reads it: rendered only when named *.gotmpl.
-util::Result<std::string> HelmfileText(const HelmfileRun& run, RenderContext& ctx) {
+}  // namespace
+
+bool IsSubsetReleaseKey(const std::string& key) {
+  static const std::vector<std::string> kAllowed = {"name", "namespace", "chart", "version", "values", "set", "labels",
+                                                    "installed", "createNamespace", "wait", "timeout"};
+  return std::find(kAllowed.begin(), kAllowed.end(), key) != kAllowed.end();
+}
+
+util::Result<std::vector<json>> HelmfileDocuments(const HelmfileRun& run, RenderContext& ctx,
+                                                  std::set<std::string>* env_reads) {
   util::Result<std::string> text = ctx.files.ReadFile(run.file);
   if (!text) return text.error();
+  if (util::EndsWith(run.file, ".gotmpl")) {
+    if (auto helpers = ctx.files.Glob(util::JoinPath(run.dir, "_*.tpl")); helpers && !helpers->empty()) {
+      return NeedsHelmfile(run.file, util::StrCat("helper template ", util::Quote(helpers->front())));
+    }
+    HelmfileTemplateData data;
+    data.values = run.vars;
+    data.environment_name = run.tazuna.environment.empty() ? "default" : run.tazuna.environment;
+    data.namespace_name = run.options.default_namespace;
+    text = RenderHelmfileTemplate(*text, data, run.file, ctx.env, env_reads);
+    if (!text) return text.error();
+  }
+  util::YamlOptions options;
+  options.source_name = run.file;
+  return util::ParseYamlStream(*text, options);
+}
+
+namespace {
+
+util::Result<json> LoadHelmfileState(const HelmfileRun& run, RenderContext& ctx) {
+  // helmfile v1 renders a template only when the file is named *.gotmpl.
   if (!util::EndsWith(run.file, ".gotmpl")) {
-    if (text->find("{{") != std::string::npos) {
+    if (auto text = ctx.files.ReadFile(run.file); text && text->find("{{") != std::string::npos) {
       ctx.log.Warning(util::StrCat(run.file, ": {{ }} is read as text: helmfile renders templates only in files named "
                                           "*.gotmpl (the Go tool rendered them here); rename it to ",
                                 run.file, ".gotmpl to render it"));
     }
-    return text;
   }
-  if (auto helpers = ctx.files.Glob(util::JoinPath(run.dir, "_*.tpl")); helpers && !helpers->empty()) {
-    return NeedsHelmfile(run.file, util::StrCat("helper template ", util::Quote(helpers->front())));
-  }
-  HelmfileTemplateData data;
-  data.values = run.vars;
-  data.environment_name = run.tazuna.environment.empty() ? "default" : run.tazuna.environment;
-  data.namespace_name = run.options.default_namespace;
-  return RenderHelmfileTemplate(*text, data, run.file, ctx.env);
-}
-
-util::Result<json> LoadHelmfileState(const HelmfileRun& run, RenderContext& ctx) {
-  util::Result<std::string> text = HelmfileText(run, ctx);
-  if (!text) return text.error();
-  util::YamlOptions options;
-  options.source_name = run.file;
-  util::Result<std::vector<json>> docs = util::ParseYamlStream(*text, options);
+  util::Result<std::vector<json>> docs = HelmfileDocuments(run, ctx, nullptr);
   if (!docs) return docs.error();
   if (docs->size() > 1) return NeedsHelmfile(run.file, "a helmfile of several YAML documents");
   json state = docs->empty() ? json::object() : std::move(docs->front());

@@ -61,7 +61,7 @@ std::string TrimSpace(const std::string& s) {
   return s.substr(begin, end - begin);
 }
 
-gotemplate::FunctionMap HelmfileFunctions(const util::Environment& env) {
+gotemplate::FunctionMap HelmfileFunctions(const util::Environment& env, std::set<std::string>* env_reads) {
   using Args = std::vector<GoValue>;
   gotemplate::FunctionMap m;
   m["default"] = {{{ArgType::kAny}, ArgType::kAny}, [](Args& a) -> util::Result<GoValue> {
@@ -86,12 +86,14 @@ gotemplate::FunctionMap HelmfileFunctions(const util::Environment& env) {
                      if (a[1].kind == GoKind::kNil || (a[1].kind == GoKind::kString && a[1].s.empty())) return Fail(a[0].s);
                      return a[1];
                    }};
-  m["requiredEnv"] = {{{ArgType::kString}, std::nullopt}, [&env](Args& a) -> util::Result<GoValue> {
+  m["requiredEnv"] = {{{ArgType::kString}, std::nullopt}, [&env, env_reads](Args& a) -> util::Result<GoValue> {
+                        if (env_reads != nullptr) env_reads->insert(a[0].s);
                         const std::optional<std::string> v = env.Get(a[0].s);
                         if (!v || v->empty()) return Fail("required env var `" + a[0].s + "` is not set");
                         return GoValue::String(*v);
                       }};
-  m["env"] = {{{ArgType::kString}, std::nullopt}, [&env](Args& a) -> util::Result<GoValue> {
+  m["env"] = {{{ArgType::kString}, std::nullopt}, [&env, env_reads](Args& a) -> util::Result<GoValue> {
+                if (env_reads != nullptr) env_reads->insert(a[0].s);
                 return GoValue::String(env.GetOr(a[0].s, ""));
               }};
   return m;
@@ -100,8 +102,9 @@ gotemplate::FunctionMap HelmfileFunctions(const util::Environment& env) {
 }  // namespace
 
 util::Result<std::string> RenderHelmfileTemplate(std::string_view text, const HelmfileTemplateData& data,
-                                                 const std::string& file, const util::Environment& env) {
-  const gotemplate::FunctionMap functions = HelmfileFunctions(env);
+                                                 const std::string& file, const util::Environment& env,
+                                                 std::set<std::string>* env_reads) {
+  const gotemplate::FunctionMap functions = HelmfileFunctions(env, env_reads);
   std::set<std::string> names;
   for (const auto& [name, f] : gotemplate::Builtins()) names.insert(name);
   for (const auto& [name, f] : functions) names.insert(name);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -19,9 +20,10 @@ struct HelmfileTemplateData {
 
 /// Renders a helmfile.yaml.gotmpl as helmfile v1 does (Go's text/template, missingkey=error), with the
 /// functions this fallback knows: Go's builtins plus default, quote, squote, trim, required, requiredEnv
-/// and env (from `env`). Any other function is kToolMissing naming it and helmfile; template errors are
+/// and env (from `env`; the name of every variable they read is added to `env_reads` when given). Any other function is kToolMissing naming it and helmfile; template errors are
 /// kInput `<file>:<line>:<col>: template: ...`.
 util::Result<std::string> RenderHelmfileTemplate(std::string_view text, const HelmfileTemplateData& data,
-                                                 const std::string& file, const util::Environment& env);
+                                                 const std::string& file, const util::Environment& env,
+                                                 std::set<std::string>* env_reads = nullptr);
 
 }  // namespace tazuna::manifest

@@ -1,13 +1,13 @@
 // What a render reads, named so that an equal digest means an equal render (see input_digest.hpp).
 #include "manifest/input_digest.hpp"
 
+#include "manifest/digest_files.hpp"
+
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include <yaml-cpp/yaml.h>
 
-#include "util/process.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_cpp_guard.hpp"
@@ -17,53 +17,6 @@ namespace tazuna::manifest {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Normal(const std::string& path) { return fs::absolute(fs::path(path)).lexically_normal().string(); }
-
-// Where `path` really is (symlinks resolved, as kustomize resolves them); "" when it does not exist.
-std::string Real(const std::string& path) {
-  std::error_code ec;
-  const fs::path p = fs::canonical(fs::path(path), ec);
-  return ec ? "" : p.string();
-}
-
-bool Inside(const std::string& path, const std::string& root) {
-  const std::string rel = fs::path(path).lexically_relative(root).string();
-  return path == root || (!rel.empty() && rel != ".." && !util::StartsWith(rel, "../"));
-}
-
-// The git work tree holding `dir` (a directory with .git), else `dir` itself; symlinks resolved.
-std::string RepositoryRoot(const std::string& dir, util::FileReader& files) {
-  const std::string real = Real(dir).empty() ? Normal(dir) : Real(dir);
-  for (fs::path p = real;; p = p.parent_path()) {
-    if (files.Exists((p / ".git").string())) return p.string();
-    if (p == p.parent_path()) return real;
-  }
-}
-
-// The binary the renderer runs for `name` (as util::LookPath finds it): its real path, size and modification
-// time. "" when absent; `reason` set when it is a script or resolves to a binary of another name (a version
-// manager's shim or proxy picks the real tool from files outside the repository).
-std::string ToolStamp(const std::string& name, const util::Environment& env, std::string& reason) {
-  const std::string found = util::LookPath(name, env.GetOr("PATH", ""));
-  if (found.empty()) return "";
-  const std::string real = Real(found);
-  std::error_code ec;
-  const auto size = fs::file_size(real, ec);
-  const auto mtime = fs::last_write_time(real, ec).time_since_epoch().count();
-  if (real.empty() || ec) return "";
-  std::ifstream head(real, std::ios::binary);
-  char magic[2] = {0, 0};
-  head.read(magic, 2);
-  if (magic[0] == '#' && magic[1] == '!') {
-    reason = util::StrCat(util::Quote(found), " is a script, not the tool itself");
-  }
-  // A version manager's proxy binary (aqua-proxy) picks the version from files outside the repository.
-  if (!util::StartsWith(fs::path(real).filename().string(), name)) {
-    reason = util::StrCat(util::Quote(found), " runs ", util::Quote(real), ", which may pick another tool");
-  }
-  return util::StrCat(real, " ", size, " ", mtime);
-}
 
 // Whether `key` (in a map under `parent`) of a kustomization names files or directories, relative to the
 // kustomization's directory (a `path` elsewhere is a field path: labels[].fields[].path).
@@ -100,7 +53,7 @@ class KustomizeWalk {
 
 void KustomizeWalk::Dir(const std::string& dir) {
   if (!reason_.empty() || !visited_.insert(dir).second) return;
-  if (!Inside(dir, root_)) {
+  if (!PathInside(dir, root_)) {
     reason_ = util::StrCat("kustomize: ", util::Quote(dir), " is outside the repository ", util::Quote(root_));
     return;
   }
@@ -172,7 +125,7 @@ void KustomizeWalk::Reference(std::string value, const std::string& dir, bool pa
   }
   if (path_field && value.find('=') != std::string::npos) value = value.substr(value.find('=') + 1);  // files: key=path
   const bool absolute = value[0] == '/';
-  const std::string target = Real(absolute ? value : (fs::path(dir) / value).string());
+  const std::string target = RealPath(absolute ? value : (fs::path(dir) / value).string());
   if (target.empty()) {  // a label, a name, an image; under a path field: a path kustomize would fail or fetch
     if (path_field) {
       reason_ = util::StrCat("kustomize: ", util::Quote(value), " names nothing under ", util::Quote(dir));
@@ -180,7 +133,7 @@ void KustomizeWalk::Reference(std::string value, const std::string& dir, bool pa
     return;
   }
   if (absolute && !path_field && !files_.IsDirectory(target)) return;  // a field path (/spec/replicas), a mount
-  if (!Inside(target, root_)) {
+  if (!PathInside(target, root_)) {
     reason_ = util::StrCat("kustomize: ", util::Quote(value), " leaves the repository ", util::Quote(root_));
   } else if (files_.IsDirectory(target)) {
     Dir(target);
@@ -192,7 +145,7 @@ void KustomizeWalk::Reference(std::string value, const std::string& dir, bool pa
 // An env file whose line names a variable without a value takes it from the environment, which no digest of
 // files covers.
 void KustomizeWalk::EnvFile(const std::string& path) {
-  auto text = files_.ReadFile(Real(path).empty() ? path : Real(path));
+  auto text = files_.ReadFile(RealPath(path).empty() ? path : RealPath(path));
   if (!text) return;  // Reference says why
   for (const std::string& raw : util::Split(*text, '\n')) {
     const std::string line(util::Trim(raw));
@@ -203,49 +156,23 @@ void KustomizeWalk::EnvFile(const std::string& path) {
   }
 }
 
-// The lines every digest starts with: this plugin and the manifest's entry as loaded.
-std::string Header(const Manifest& m, const RenderContext& ctx) {
-  return util::StrCat("tazuna-render/1 ", ctx.plugin_version, "\nname ", m.name, "\ntype ", m.type, "\npath ", m.path,
-                      "\nkustomize.defaultNamespace ", m.kustomize.default_namespace, "\nmanifests.defaultNamespace ",
-                      m.manifests.default_namespace, "\n");
-}
-
-// `text` plus one line per file, by content; `reason` set when one cannot be read.
-std::string WithFiles(std::string text, const std::set<std::string>& paths, const std::string& base,
-                      util::FileReader& files, std::string& reason) {
-  for (const std::string& p : paths) {
-    auto content = files.ReadFile(p);
-    if (!content) {
-      reason = content.error().message;
-      return "";
-    }
-    text += util::StrCat("file ", fs::path(p).lexically_relative(base).string(), " ", util::Sha256Hex(*content), "\n");
-  }
-  return text;
-}
-
-InputDigest Digest(const std::string& text, const std::string& reason) {
-  if (!reason.empty()) return {"", reason};
-  return {util::Sha256Hex(text), ""};
-}
-
 InputDigest ManifestFiles(const Manifest& m, const TazunaFile& file, RenderContext& ctx) {
   const std::string path = util::JoinPath(file.dir, m.path);
   std::set<std::string> paths;
   if (path.find_first_of("*?[") != std::string::npos) {
     auto matches = ctx.files.Glob(path);
     if (!matches) return {"", matches.error().message};
-    for (const auto& f : *matches) paths.insert(Normal(f));
+    for (const auto& f : *matches) paths.insert(NormalPath(f));
   } else if (ctx.files.IsDirectory(path)) {
     auto all = ctx.files.ListFilesRecursive(path);
     if (!all) return {"", all.error().message};
-    for (const auto& f : *all) paths.insert(Normal(f));
+    for (const auto& f : *all) paths.insert(NormalPath(f));
   } else {
-    paths.insert(Normal(path));
+    paths.insert(NormalPath(path));
   }
   std::string reason;
-  std::string text = WithFiles(Header(m, ctx), paths, Normal(file.dir), ctx.files, reason);
-  return Digest(text, reason);
+  std::string text = WithFiles(DigestHeader(m, ctx), paths, NormalPath(file.dir), ctx.files, reason);
+  return DigestOf(text, reason);
 }
 
 InputDigest KustomizeFiles(const Manifest& m, const TazunaFile& file, RenderContext& ctx) {
@@ -254,16 +181,16 @@ InputDigest KustomizeFiles(const Manifest& m, const TazunaFile& file, RenderCont
   if (tool.empty()) tool = ToolStamp("kubectl", ctx.env, reason);
   if (tool.empty()) return {"", "kustomize: neither kustomize nor kubectl found on PATH"};
   if (!reason.empty()) return {"", "kustomize: " + reason};
-  const std::string dir = Real(util::JoinPath(file.dir, m.path));
+  const std::string dir = RealPath(util::JoinPath(file.dir, m.path));
   if (dir.empty() || !ctx.files.IsDirectory(dir)) {
     return {"", util::StrCat("kustomize: ", util::Quote(m.path), " is not a directory")};
   }
   KustomizeWalk walk(ctx.files, RepositoryRoot(file.dir, ctx.files));
   walk.Dir(dir);
   if (!walk.reason().empty()) return {"", walk.reason()};
-  std::string text = Header(m, ctx) + "tool " + tool + "\n";
+  std::string text = DigestHeader(m, ctx) + "tool " + tool + "\n";
   text = WithFiles(std::move(text), walk.files(), RepositoryRoot(file.dir, ctx.files), ctx.files, reason);
-  return Digest(text, reason);
+  return DigestOf(text, reason);
 }
 
 }  // namespace
@@ -271,9 +198,7 @@ InputDigest KustomizeFiles(const Manifest& m, const TazunaFile& file, RenderCont
 InputDigest DigestInputs(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx) {
   if (manifest.type == "manifests") return ManifestFiles(manifest, file, ctx);
   if (manifest.type == "kustomize") return KustomizeFiles(manifest, file, ctx);
-  if (manifest.type == "helmfile") {
-    return {"", "helmfile reads charts, repositories and the environment: rendered every time"};
-  }
+  if (manifest.type == "helmfile") return DigestHelmfile(manifest, file, ctx);
   if (manifest.type == "genesissecret") return {"", "genesissecret reads its provider's secrets: rendered every time"};
   if (manifest.type == "oras") return {"", "oras pulls from a registry: rendered every time"};
   return {"", "unknown type " + util::Quote(manifest.type)};

@@ -15,21 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-util::Result<std::string> FindHelmfile(const std::string& path, RenderContext& ctx) {
-  if (!ctx.files.IsDirectory(path)) {
-    if (ctx.files.Exists(path)) return path;
-    return util::MakeError(util::ErrorKind::kNotFound,
-                           util::StrCat("helmfile: ", util::Quote(path), " does not exist"));
-  }
-  for (const char* name : {"helmfile.yaml.gotmpl", "helmfile.yaml", "helmfile.yml.gotmpl", "helmfile.yml"}) {
-    const std::string candidate = util::JoinPath(path, name);
-    if (ctx.files.Exists(candidate)) return candidate;
-  }
-  return util::MakeError(util::ErrorKind::kNotFound,
-                         util::StrCat("helmfile: no helmfile.yaml(.gotmpl) or helmfile.yml(.gotmpl) in ",
-                                      util::Quote(path)));
-}
-
 // A private directory for `helmfile template --output-dir`, removed with everything in it.
 class OutputDir {
  public:
@@ -114,6 +99,21 @@ util::Result<Documents> RenderWithHelmfile(const HelmfileRun& run, RenderContext
 }
 
 }  // namespace
+
+util::Result<std::string> FindHelmfile(const std::string& path, RenderContext& ctx) {
+  if (!ctx.files.IsDirectory(path)) {
+    if (ctx.files.Exists(path)) return path;
+    return util::MakeError(util::ErrorKind::kNotFound,
+                           util::StrCat("helmfile: ", util::Quote(path), " does not exist"));
+  }
+  for (const char* name : {"helmfile.yaml.gotmpl", "helmfile.yaml", "helmfile.yml.gotmpl", "helmfile.yml"}) {
+    const std::string candidate = util::JoinPath(path, name);
+    if (ctx.files.Exists(candidate)) return candidate;
+  }
+  return util::MakeError(util::ErrorKind::kNotFound,
+                         util::StrCat("helmfile: no helmfile.yaml(.gotmpl) or helmfile.yml(.gotmpl) in ",
+                                      util::Quote(path)));
+}
 
 std::string ReleaseNamespace(const std::string& release_namespace, const HelmfileOptions& options) {
   if (!release_namespace.empty()) return release_namespace;

@@ -3,7 +3,9 @@
 
 Builds a platform repository (plain manifests, a glob, kustomize overlays over a base outside the
 manifest's folder with a patch, a component, configMapGenerator files and envs (one taking a variable from
-the environment), an include file, an environment used by the template), then edits, at random, any file a manifest can read. After each edit,
+the environment), an include file, an environment used by the template, and a helmfile over a local chart
+outside its folder with a values file, a helper template and a variable of the environment read by the
+helmfile's template), then edits, at random, any file a manifest can read. After each edit,
 `build` and `state diff -o json` must print the same bytes and exit the same with the caches as with
 --no-render-cache. Every few edits a `state sync --prune` records renders in the states (so later diffs
 take the not-rendered path), and now and then a state entry is forgotten (its state no longer records the
@@ -42,8 +44,34 @@ spec:
   manifests:
     - {{name: {prefix}-plain, type: manifests, path: ./plain, manifests: {{defaultNamespace: {ns}}}}}
     - {{name: {prefix}-glob, type: manifests, path: "./glob/*.yaml"}}
+    - name: {prefix}-hf
+      type: helmfile
+      path: ./hf
+      helmfile: {{defaultNamespace: {ns}, vars: {{tier: {{from: static, static: base}}}}}}
     - includes:
         - path: ./inc/more.yaml
+""")
+    write("hf/helmfile.yaml.gotmpl", f"""releases:
+- name: {prefix}-rel
+  chart: ../charts/app
+  values:
+  - values.yaml
+  - extra: {{{{ env "RC_HF" | default "none" | quote }}}}
+    tier: {{{{ .Values.tier }}}}
+""")
+    write("hf/values.yaml", "v: hello\n")
+    write("charts/app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 0.1.0\n")
+    write("charts/app/templates/_helpers.tpl", '{{- define "app.name" -}}%s-hf-{{ .Release.Name }}{{- end -}}\n' % prefix)
+    write("charts/app/templates/cm.yaml", """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ include "app.name" . }}
+data:
+  v: {{ .Values.v | quote }}
+  extra: {{ .Values.extra | quote }}
+  tier: {{ .Values.tier | quote }}
+  chart: {{ .Chart.Version | quote }}
+  kube: {{ .Capabilities.KubeVersion.Version | quote }}
 """)
     write("inc/more.yaml", f"""apiVersion: tazuna.pepabo.com/v1
 kind: Tazuna
@@ -108,7 +136,7 @@ def files():
 def edit(step):
     """One random edit; returns what it did."""
     kind = rng.choice(["value", "value", "value", "add", "remove", "touch", "replicas", "include", "env",
-                       "generator", "kustomization", "envvar"])
+                       "generator", "kustomization", "envvar", "helm", "helm"])
     fs = files()
     if kind == "value":
         rel = rng.choice([f for f in fs if f.endswith((".yaml", ".txt", ".env")) and "kustomization" not in f
@@ -155,6 +183,8 @@ def edit(step):
     if kind == "envvar":
         os.environ["RC_VAR"] = str(rng.randrange(10**6))
         return "RC_VAR=" + os.environ["RC_VAR"]
+    if kind == "helm":
+        return edit_helm(step)
     if kind == "generator":
         env = rng.choice(["dev", "prod"])
         write("apps/%s/data.txt" % env, "data %d\n" % rng.randrange(10**6))
@@ -169,19 +199,58 @@ def edit(step):
     return "component " + env
 
 
+def edit_helm(step):
+    """One random edit of what the helmfile manifest reads; returns what it did."""
+    kind = rng.choice(["values", "helper", "chartver", "envvar", "helmfile", "tool"])
+    if kind == "values":
+        write("hf/values.yaml", "v: h%d\n" % rng.randrange(10**6))
+    elif kind == "helper":
+        write("charts/app/templates/_helpers.tpl",
+              '{{- define "app.name" -}}%s-hf%d-{{ .Release.Name }}{{- end -}}\n' % (prefix, rng.randrange(3)))
+    elif kind == "chartver":
+        write("charts/app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 0.1.%d\n" % rng.randrange(50))
+    elif kind == "envvar":
+        os.environ["RC_HF"] = str(rng.randrange(10**6))
+    elif kind == "helmfile":
+        text = open(os.path.join(repo, "hf/helmfile.yaml.gotmpl")).read()
+        text = text.replace("  - values.yaml\n", "") if "  - values.yaml\n" in text else \
+            text.replace("  values:\n", "  values:\n  - values.yaml\n")
+        write("hf/helmfile.yaml.gotmpl", text)
+    else:  # the real helmfile in or out of PATH (else helm template per release)
+        link = os.path.join(os.environ["RC_HFBIN"], "helmfile")
+        if os.path.lexists(link):
+            os.rename(link, link + ".off")
+        elif os.path.lexists(link + ".off"):
+            os.rename(link + ".off", link)
+    return "helm " + kind
+
+
+def start(*args):
+    return subprocess.Popen([plugin, *args, "-n", ns, "-f", os.path.join(repo, "tazuna.yaml")],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+
+def finish(p):
+    out, _ = p.communicate()
+    return p.returncode, out
+
+
 def run(*args):
-    p = subprocess.run([plugin, *args, "-n", ns, "-f", os.path.join(repo, "tazuna.yaml")], capture_output=True,
-                       text=True)
-    return p.returncode, p.stdout
+    return finish(start(*args))
 
 
 def compare(step, what, env):
+    """build and state diff, each with the caches and without, the four at once (they only read)."""
     flags = ["-e", env] if env else []
+    cmds = (["build"], ["state", "diff", "-o", "json"])
+    procs = [(start(*cmd, *flags), start(*cmd, *flags, "--no-render-cache")) for cmd in cmds]
     failures = 0
-    for cmd in (["build"], ["state", "diff", "-o", "json"]):
-        cached = run(*cmd, *flags)
-        fresh = run(*cmd, *flags, "--no-render-cache")
-        if cached != fresh:
+    for cmd, (with_cache, without) in zip(cmds, procs):
+        cached, fresh = finish(with_cache), finish(without)
+        if fresh[0] not in ((0,) if cmd == ["build"] else (0, 1)):  # equal failures would prove nothing
+            failures += 1
+            print("FAIL - edit %d (%s, -e %s): %s failed (rc=%d)" % (step, what, env or "-", " ".join(cmd), fresh[0]))
+        elif cached != fresh:
             failures += 1
             print("FAIL - edit %d (%s, -e %s): %s differs with the cache" % (step, what, env or "-", " ".join(cmd)))
             print("  cached rc=%d: %s" % (cached[0], cached[1][:1500]))

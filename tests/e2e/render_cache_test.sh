@@ -9,6 +9,12 @@
 # its own: after a sync, -v 2 says nothing was rendered, and a forgotten entry makes it render again.
 source "$(dirname "$0")/lib.sh"
 
+# helm and helmfile for the helmfile manifest, in a directory of their own the edits take helmfile out of and
+# put back into.
+HELM=$("$REPO_DIR/scripts/lib/install-helm") || { echo "FAIL - cannot build helm"; exit 1; }
+HELMFILE=$("$REPO_DIR/scripts/lib/install-helmfile") || { echo "FAIL - cannot build helmfile"; exit 1; }
+export RC_HFBIN=$E2E_TMP/hfbin PATH=$E2E_TMP/hfbin:$PATH
+mkdir -p "$RC_HFBIN" && ln -s "$HELM" "$RC_HFBIN/helm" && ln -s "$HELMFILE" "$RC_HFBIN/helmfile"
 edits=${RENDER_CACHE_EDITS:-200}
 sanitizer_build && edits=${RENDER_CACHE_EDITS:-40}
 ns=$(new_namespace rc)
@@ -28,6 +34,7 @@ expect_rc 0 "diff right after it" kubectl tazuna state diff -n "$ns" -e dev -v 2
 expect_contains "$OUT" "No changes detected." "nothing to do"
 expect_not_contains "$ERR" "rendering manifest \"$prefix-plain\"" "plain: not rendered"
 expect_not_contains "$ERR" "rendering manifest \"$prefix-glob\"" "glob: not rendered"
+expect_contains "$ERR" "manifest \"$prefix-hf\" not rendered: its state records" "helmfile over a local chart: not rendered"
 expect_contains "$ERR" "manifest \"$prefix-app-dev\" is rendered every time: kustomize:" "app-dev: always rendered ..."
 expect_contains "$ERR" "takes \"RC_VAR\" from the environment" "... as it reads a variable of the environment"
 expect_contains "$ERR" "manifest \"$prefix-plain\" not rendered: its state records the render of the same inputs" "says why"

@@ -15,8 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A repository on disk (a git work tree) with a kustomize overlay over a base outside its folder, and a
-// kustomize binary on PATH; removed at the end.
+// A repository on disk (a git work tree) with a kustomize overlay over a base outside its folder, a helmfile
+// over a local chart with a values file, and kustomize and helm binaries on PATH; removed at the end.
 struct Repo {
   fs::path root = fs::temp_directory_path() / ("tazuna-digest-" + std::to_string(::getpid()) + "-" +
                                                std::to_string(reinterpret_cast<uintptr_t>(this)));
@@ -27,7 +27,7 @@ struct Repo {
   util::Logger log{log_stream, 0};
   RenderContext ctx{processes, files, env, log, nullptr, std::chrono::seconds(300), ""};
   TazunaFile file;
-  Manifest kustomize, plain;
+  Manifest kustomize, plain, hf;
 
   Repo() {
     Write("repo/.git/HEAD", "ref: refs/heads/main\n");
@@ -36,8 +36,15 @@ struct Repo {
     Write("repo/apps/prod/kustomization.yaml", "resources:\n- ../../base\nconfigMapGenerator:\n- {name: g, files: [d.txt]}\n");
     Write("repo/apps/prod/d.txt", "one\n");
     Write("repo/plain/a.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n");
-    Write("bin/kustomize", "\x7f" "ELF not really");
-    fs::permissions(root / "bin/kustomize", fs::perms::owner_all);
+    Write("repo/cm/helmfile.yaml", "releases:\n- {name: cm, namespace: cm, chart: ./charts/app, values: [values.yaml]}\n");
+    Write("repo/cm/values.yaml", "replicaCount: 1\n");
+    Write("repo/cm/charts/app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\n");
+    Write("repo/cm/charts/app/templates/cm.yaml", "kind: ConfigMap\n");
+    Write("repo/other/x.yaml", "a: b\n");
+    for (const char* tool : {"kustomize", "helm"}) {
+      Write(std::string("bin/") + tool, "\x7f" "ELF not really");
+      fs::permissions(root / "bin" / tool, fs::perms::owner_all);
+    }
     env.Set("PATH", (root / "bin").string());
     file.dir = (root / "repo").string();
     kustomize.name = "apps";
@@ -46,7 +53,11 @@ struct Repo {
     plain.name = "plain";
     plain.type = "manifests";
     plain.path = "plain";
+    hf.name = "cm";
+    hf.type = "helmfile";
+    hf.path = "cm";
     ctx.plugin_version = "1.0.0 abc";
+    ctx.default_kube_version = "v1.33.13";
   }
   ~Repo() { fs::remove_all(root); }
   void Write(const std::string& rel, const std::string& text) {
@@ -111,9 +122,9 @@ TEST_CASE("input digest: what cannot be proven complete is always rendered, with
   CHECK(r.Digest(r.kustomize).reason.find("which may pick another tool") != std::string::npos);
   r.env.Set("PATH", "/nonexistent");
   CHECK(r.Digest(r.kustomize).reason == "kustomize: neither kustomize nor kubectl found on PATH");
-  Manifest hf = r.kustomize;
-  hf.type = "helmfile";
-  CHECK_FALSE(r.Digest(hf).cacheable());
+  Manifest other = r.kustomize;
+  other.type = "helmfile";
+  CHECK_FALSE(r.Digest(other).cacheable());
 }
 
 TEST_CASE("input digest: a kustomization reached through a symlink is followed where it really is") {
@@ -155,6 +166,96 @@ TEST_CASE("render cache: a render read back as stored; Secrets and damaged files
   r.Write("cache/render/" + std::string(64, 'c') + ".json", "{\"objects\": [1");
   CHECK_FALSE(cache.Load(std::string(64, 'c')));
   CHECK_FALSE(cache.Load("../../etc/passwd"));
+}
+
+TEST_CASE("helmfile digest: the helmfile, its values, its local chart and what helm renders for") {
+  Repo r;
+  const InputDigest first = r.Digest(r.hf);
+  REQUIRE_MESSAGE(first.cacheable(), first.reason);
+  CHECK(r.Digest(r.hf).digest == first.digest);
+  r.Write("repo/other/x.yaml", "a: c\n");
+  CHECK(r.Digest(r.hf).digest == first.digest);  // a file no render reads
+  r.Write("repo/cm/values.yaml", "replicaCount: 2\n");
+  const std::string values = r.Digest(r.hf).digest;
+  CHECK(values != first.digest);
+  r.Write("repo/cm/charts/app/templates/cm.yaml", "kind: ConfigMap\nmetadata: {}\n");
+  const std::string chart = r.Digest(r.hf).digest;
+  CHECK(chart != values);
+  r.env.Set("HELM_NAMESPACE_X", "1");  // helm and helmfile read their own variables
+  const std::string helm_env = r.Digest(r.hf).digest;
+  CHECK(helm_env != chart);
+  r.ctx.capabilities = [] { return std::optional<Capabilities>(Capabilities{"v1.31.0", {"v1", "apps/v1"}}); };
+  const std::string cluster = r.Digest(r.hf).digest;
+  CHECK(cluster != helm_env);
+  r.ctx.capabilities = [] { return std::optional<Capabilities>(Capabilities{"v1.31.0", {"v1", "apps/v1", "x/v1"}}); };
+  CHECK(r.Digest(r.hf).digest != cluster);  // another API served
+  r.hf.helmfile.default_namespace = "team";
+  const std::string ns = r.Digest(r.hf).digest;
+  CHECK(ns != cluster);
+  r.Write("bin/helmfile", "\x7f" "ELF helmfile");
+  fs::permissions(r.root / "bin/helmfile", fs::perms::owner_all);
+  CHECK(r.Digest(r.hf).digest != ns);  // the real helmfile renders now
+  r.file.environment = "prod";
+  CHECK(r.Digest(r.hf).digest != ns);
+}
+
+TEST_CASE("helmfile digest: a template's environment variables and exactly pinned remote charts") {
+  Repo r;
+  fs::remove(r.root / "repo/cm/helmfile.yaml");
+  r.Write("repo/cm/helmfile.yaml.gotmpl",
+          "repositories:\n- {name: jetstack, url: https://charts.jetstack.io}\n"
+          "releases:\n- {name: cm, chart: jetstack/cert-manager, version: {{ env \"CM_VERSION\" | quote }}}\n");
+  r.env.Set("CM_VERSION", "v1.16.2");
+  const InputDigest first = r.Digest(r.hf);
+  REQUIRE_MESSAGE(first.cacheable(), first.reason);
+  r.env.Set("CM_VERSION", "v1.16.3");
+  CHECK(r.Digest(r.hf).digest != first.digest);  // the variable the template read
+  const std::string read = r.Digest(r.hf).digest;
+  r.env.Set("UNRELATED", "x");
+  CHECK(r.Digest(r.hf).digest == read);  // one no template reads
+  r.env.Set("CM_VERSION", "^1.16");
+  CHECK(r.Digest(r.hf).reason.find("no exact version") != std::string::npos);
+  r.env.Set("CM_VERSION", "");
+  CHECK(r.Digest(r.hf).reason.find("no exact version") != std::string::npos);  // the newest the repository has
+  r.Write("repo/cm/helmfile.yaml.gotmpl", "releases:\n- {name: cm, chart: oci://ghcr.io/x/y, version: 1.2.3}\n");
+  CHECK(r.Digest(r.hf).cacheable());
+  r.Write("repo/cm/helmfile.yaml.gotmpl", "releases:\n- {name: cm, chart: {{ exec \"sh\" (list \"-c\" \"x\") }}}\n");
+  CHECK(r.Digest(r.hf).reason.find("exec") != std::string::npos);  // a function that reads what no digest covers
+}
+
+TEST_CASE("helmfile digest: what cannot be proven complete is always rendered, with the reason") {
+  Repo r;
+  r.Write("repo/cm/helmfile.yaml", "environments: {default: {values: [env.yaml]}}\nreleases: []\n");
+  CHECK(r.Digest(r.hf).reason.find("\"environments\" is not read by the digest") != std::string::npos);
+  r.Write("repo/cm/helmfile.yaml", "releases:\n- {name: cm, chart: ./charts/app, hooks: [{command: date}]}\n");
+  CHECK(r.Digest(r.hf).reason.find("releases[].hooks") != std::string::npos);
+  r.Write("repo/cm/helmfile.yaml", "releases:\n- {name: cm, chart: ./charts/app, values: [v.yaml.gotmpl]}\n");
+  CHECK(r.Digest(r.hf).reason.find("values template") != std::string::npos);
+  r.Write("outside.yaml", "a: 1\n");
+  r.Write("repo/cm/helmfile.yaml", "releases:\n- {name: cm, chart: ./charts/app, values: [../../outside.yaml]}\n");
+  CHECK(r.Digest(r.hf).reason.find("leaves the repository") != std::string::npos);
+  r.Write("repo/cm/helmfile.yaml", "releases:\n- {name: cm, chart: stable/app}\n");  // a repository helm was told of
+  CHECK(r.Digest(r.hf).reason.find("names nothing") != std::string::npos);
+  r.Write("repo/cm/helmfile.yaml", "releases:\n- {name: cm, chart: ./charts/app}\n");
+  r.Write("repo/cm/charts/app/Chart.yaml",
+          "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- {name: redis, version: '>=17', repository: https://x}\n");
+  CHECK(r.Digest(r.hf).reason.find("without a Chart.lock") != std::string::npos);
+  r.Write("repo/cm/charts/app/Chart.lock", "dependencies: []\n");
+  CHECK(r.Digest(r.hf).cacheable());
+  r.hf.helmfile.vars["token"] = HelmfileVar{"op", "", "", {}, {}, "id", "v", "i", "f"};
+  CHECK(r.Digest(r.hf).reason.find("1Password") != std::string::npos);
+}
+
+TEST_CASE("helmfile digest: a local dependency outside the chart is read too") {
+  Repo r;
+  r.Write("repo/libs/common/Chart.yaml", "apiVersion: v2\nname: common\nversion: 0.1.0\n");
+  r.Write("repo/libs/common/templates/_h.tpl", "{{ define \"x\" }}a{{ end }}\n");
+  r.Write("repo/cm/charts/app/Chart.yaml",
+          "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- {name: common, repository: file://../../../libs/common}\n");
+  const InputDigest first = r.Digest(r.hf);
+  REQUIRE_MESSAGE(first.cacheable(), first.reason);
+  r.Write("repo/libs/common/templates/_h.tpl", "{{ define \"x\" }}b{{ end }}\n");
+  CHECK(r.Digest(r.hf).digest != first.digest);
 }
 
 }  // namespace tazuna::manifest

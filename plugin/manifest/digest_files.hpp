@@ -1,0 +1,46 @@
+#pragma once
+
+// The pieces every input digest is made of (input_digest.cpp, helmfile_digest.cpp): where a path really is,
+// which repository it belongs to, the renderer binary, the manifest's entry and files by content.
+
+#include <set>
+#include <string>
+
+#include "manifest/input_digest.hpp"
+#include "util/environment.hpp"
+#include "util/file_reader.hpp"
+
+namespace tazuna::manifest {
+
+/// `path` made absolute and normal (symlinks kept).
+std::string NormalPath(const std::string& path);
+
+/// Where `path` really is (symlinks resolved); "" when it does not exist.
+std::string RealPath(const std::string& path);
+
+/// Whether `path` is `root` or under it (both normal).
+bool PathInside(const std::string& path, const std::string& root);
+
+/// The git work tree holding `dir` (a directory with .git), else `dir` itself; symlinks resolved.
+std::string RepositoryRoot(const std::string& dir, util::FileReader& files);
+
+/// The binary a renderer runs for `name` (as util::LookPath finds it): its real path, size and modification
+/// time; "" when absent. `reason` is set when it is a script or resolves to a binary of another name (a version
+/// manager's shim or proxy picks the real tool from files outside the repository).
+std::string ToolStamp(const std::string& name, const util::Environment& env, std::string& reason);
+
+/// The lines every digest starts with: this plugin and the manifest's entry as loaded.
+std::string DigestHeader(const Manifest& m, const RenderContext& ctx);
+
+/// `text` plus one line per file of `paths` (named relative to `base`), by content; `reason` set when one
+/// cannot be read.
+std::string WithFiles(std::string text, const std::set<std::string>& paths, const std::string& base,
+                      util::FileReader& files, std::string& reason);
+
+/// The digest of `text`, or none with `reason` when one is given.
+InputDigest DigestOf(const std::string& text, const std::string& reason);
+
+/// The digest of a helmfile manifest (helmfile_digest.cpp; see DigestInputs).
+InputDigest DigestHelmfile(const Manifest& m, const TazunaFile& file, RenderContext& ctx);
+
+}  // namespace tazuna::manifest

@@ -1,0 +1,212 @@
+// What a helmfile manifest's render reads, named so that an equal digest means an equal render (DigestInputs).
+// Only the subset this project reads itself (releases and repositories; helmfile_subset.cpp) is named: the real
+// helmfile renders the same file the same way, and anything beyond the subset (environments, bases, hooks,
+// secrets, values templates) could read what no digest of files covers, so it is rendered every time.
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+
+#include "manifest/digest_files.hpp"
+#include "manifest/helmfile.hpp"
+#include "util/sha256.hpp"
+#include "util/strings.hpp"
+#include "util/yaml_json.hpp"
+
+namespace tazuna::manifest {
+namespace {
+
+using nlohmann::json;
+
+std::string Text(const json& obj, const char* key) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// An exact chart version: what a repository serves under it does not change, where a range (or none) picks the
+// newest chart the repository has today.
+bool ExactVersion(const std::string& version) {
+  static const std::regex kExact(R"(v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)");
+  return std::regex_match(version, kExact);
+}
+
+// The inputs of one helmfile render, collected from its state; `reason` once one cannot be named.
+class HelmfileInputs {
+ public:
+  HelmfileInputs(RenderContext& ctx, std::string root) : ctx_(ctx), root_(std::move(root)) {}
+  void State(const std::vector<json>& docs, const HelmfileRun& run);
+  void File(const std::string& path, const std::string& what);
+  void Dir(const std::string& dir, const std::string& what);
+  const std::set<std::string>& files() const { return files_; }
+  const std::string& lines() const { return lines_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  void Release(const json& release, const HelmfileRun& run, const json& repositories);
+  void Remote(const std::string& where, const std::string& chart, const std::string& version);
+  void LocalChart(const std::string& path, int depth);
+  void Fail(std::string reason) {
+    if (reason_.empty()) reason_ = "helmfile: " + std::move(reason);
+  }
+
+  RenderContext& ctx_;
+  std::string root_;
+  std::set<std::string> files_, dirs_;
+  std::string lines_, reason_;
+};
+
+void HelmfileInputs::State(const std::vector<json>& docs, const HelmfileRun& run) {
+  if (docs.size() > 1) return Fail("a helmfile of several YAML documents is not read by the digest");
+  const json state = docs.empty() || docs.front().is_null() ? json::object() : docs.front();
+  if (!state.is_object()) return Fail(util::Quote(run.file) + " does not hold a mapping");
+  for (const auto& [key, value] : state.items()) {
+    if (key != "releases" && key != "repositories") return Fail(util::Quote(key) + " is not read by the digest");
+  }
+  json repositories = json::object();
+  for (const json& repo : state.value("repositories", json::array())) {
+    if (repo.is_object()) repositories[Text(repo, "name")] = Text(repo, "url") + " oci=" + Text(repo, "oci");
+  }
+  const json releases = state.value("releases", json::array());
+  if (!releases.is_array()) return Fail("releases: must be a list");
+  for (const json& release : releases) {
+    if (!release.is_object()) return Fail("releases[] entries must be mappings");
+    Release(release, run, repositories);
+  }
+}
+
+void HelmfileInputs::Release(const json& release, const HelmfileRun& run, const json& repositories) {
+  for (const auto& [key, value] : release.items()) {
+    if (!IsSubsetReleaseKey(key)) return Fail(util::StrCat("releases[].", key, " is not read by the digest"));
+  }
+  const std::string chart = Text(release, "chart"), version = Text(release, "version");
+  const size_t slash = chart.find('/');
+  if (util::StartsWith(chart, "oci://")) {
+    Remote("oci", chart, version);
+  } else if (slash != std::string::npos && repositories.contains(chart.substr(0, slash))) {
+    Remote(repositories[chart.substr(0, slash)].get<std::string>(), chart, version);
+  } else {
+    LocalChart(util::JoinPath(run.dir, chart), 0);
+  }
+  const json values = release.value("values", json::array());
+  for (const json& entry : values.is_array() ? values : json::array()) {
+    if (!entry.is_string()) continue;  // an inline mapping: in the helmfile's own text
+    const std::string name = entry.get<std::string>();
+    if (util::EndsWith(name, ".gotmpl")) return Fail(util::StrCat("values template ", util::Quote(name), " (helmfile renders it)"));
+    File(util::JoinPath(run.dir, name), "values file");
+  }
+}
+
+void HelmfileInputs::Remote(const std::string& where, const std::string& chart, const std::string& version) {
+  if (!ExactVersion(version)) {
+    return Fail(util::StrCat("chart ", util::Quote(chart), " has no exact version (", util::Quote(version),
+                             "): the repository may serve another chart"));
+  }
+  lines_ += util::StrCat("chart ", where, " ", chart, " ", version, "\n");
+}
+
+// A chart in the repository: every file of it, and the local charts its dependencies name (file://); a
+// dependency fetched from a repository must be pinned (Chart.lock, or an exact version).
+void HelmfileInputs::LocalChart(const std::string& path, int depth) {
+  const std::string real = RealPath(path);
+  if (real.empty()) return Fail(util::StrCat("chart ", util::Quote(path), " names nothing here or in a repository"));
+  if (depth > 16) return Fail("chart dependencies nest too deep");
+  if (!ctx_.files.IsDirectory(real)) return File(real, "chart");
+  if (dirs_.count(real) > 0) return;
+  Dir(real, "chart");
+  auto text = ctx_.files.ReadFile(util::JoinPath(real, "Chart.yaml"));
+  if (!text) return;  // helm says what is wrong with it
+  util::YamlOptions options;
+  options.source_name = util::JoinPath(real, "Chart.yaml");
+  util::Result<json> chart = util::ParseYamlDocument(*text, options);
+  if (!chart || !chart->is_object()) return Fail(util::Quote(options.source_name) + " does not parse");
+  const bool locked = ctx_.files.Exists(util::JoinPath(real, "Chart.lock"));
+  for (const json& dep : chart->value("dependencies", json::array())) {
+    if (!dep.is_object()) continue;
+    const std::string repository = Text(dep, "repository");
+    if (util::StartsWith(repository, "file://")) {
+      LocalChart(util::JoinPath(real, repository.substr(7)), depth + 1);
+    } else if (!repository.empty() && !locked && !ExactVersion(Text(dep, "version"))) {
+      Fail(util::StrCat("chart ", util::Quote(path), " depends on ", util::Quote(Text(dep, "name")),
+                        " without a Chart.lock or an exact version"));
+    }
+  }
+}
+
+void HelmfileInputs::File(const std::string& path, const std::string& what) {
+  const std::string real = RealPath(path);
+  if (real.empty()) return Fail(util::StrCat(what, " ", util::Quote(path), " does not exist"));
+  if (!PathInside(real, root_)) return Fail(util::StrCat(what, " ", util::Quote(path), " leaves the repository"));
+  if (ctx_.files.IsDirectory(real)) return Dir(real, what);
+  files_.insert(real);
+}
+
+void HelmfileInputs::Dir(const std::string& dir, const std::string& what) {
+  if (!PathInside(dir, root_)) return Fail(util::StrCat(what, " ", util::Quote(dir), " leaves the repository"));
+  if (!dirs_.insert(dir).second) return;
+  auto listed = ctx_.files.ListFilesRecursive(dir);
+  if (!listed) return Fail(listed.error().message);
+  for (const std::string& f : *listed) {
+    if (f.find("/.git/") == std::string::npos) files_.insert(RealPath(f).empty() ? f : RealPath(f));
+  }
+}
+
+// The entry's helmfile block, the environment, and what helm renders charts for.
+std::string OptionLines(const HelmfileOptions& o, const TazunaFile& file, RenderContext& ctx) {
+  std::string text = util::StrCat("helmfile.defaultNamespace ", o.default_namespace, "\nincludeCRDs ", o.include_crds,
+                                  "\nextraValueFiles ", util::Join(o.extra_value_files, ","), "\nenvironment ",
+                                  file.environment, "\n");
+  if (!o.kube_version.empty()) return text + "kubeVersion " + o.kube_version + "\n";
+  if (const std::optional<Capabilities> caps = ctx.capabilities ? ctx.capabilities() : std::nullopt) {
+    std::vector<std::string> apis = caps->api_versions;
+    std::sort(apis.begin(), apis.end());
+    return util::StrCat(text, "cluster ", caps->kube_version, " ", util::Join(apis, ","), "\n");
+  }
+  return text + "defaultKubeVersion " + ctx.default_kube_version + "\n";
+}
+
+// Every variable the helmfile's template read, and those helm and helmfile read themselves (HELM_*,
+// HELMFILE_*), by a hash of their value.
+std::string EnvLines(std::set<std::string> names, const util::Environment& env) {
+  for (const auto& [name, value] : env.vars()) {
+    if (util::StartsWith(name, "HELM_") || util::StartsWith(name, "HELMFILE_")) names.insert(name);
+  }
+  std::string text;
+  for (const std::string& name : names) {
+    const std::optional<std::string> value = env.Get(name);
+    text += util::StrCat("env ", name, " ", value ? util::Sha256Hex(*value) : "unset", "\n");
+  }
+  return text;
+}
+
+}  // namespace
+
+InputDigest DigestHelmfile(const Manifest& m, const TazunaFile& file, RenderContext& ctx) {
+  for (const auto& [name, var] : m.helmfile.vars) {
+    if (var.from == "op") return {"", util::StrCat("helmfile.vars.", name, " comes from 1Password")};
+  }
+  std::string reason;
+  const std::string helm = ToolStamp("helm", ctx.env, reason), helmfile = ToolStamp("helmfile", ctx.env, reason);
+  if (!reason.empty()) return {"", "helmfile: " + reason};
+  if (helm.empty()) return {"", "helmfile: helm not found on PATH"};
+  util::Result<std::string> path = FindHelmfile(util::JoinPath(file.dir, m.path), ctx);
+  if (!path) return {"", path.error().message};
+  util::Result<json> vars = ResolveHelmfileVars(m.helmfile.vars, ctx);
+  if (!vars) return {"", vars.error().message};
+  const HelmfileRun run{*path, util::DirName(*path), m.helmfile, file, *vars};
+  std::set<std::string> env_reads;
+  util::Result<std::vector<json>> docs = HelmfileDocuments(run, ctx, &env_reads);
+  if (!docs) return {"", "helmfile: " + docs.error().message};
+  const std::string root = RepositoryRoot(file.dir, ctx.files);
+  HelmfileInputs inputs(ctx, root);
+  inputs.State(*docs, run);
+  inputs.Dir(RealPath(run.dir), "helmfile directory");
+  for (const std::string& extra : m.helmfile.extra_value_files) inputs.File(util::JoinPath(file.dir, extra), "values file");
+  if (!inputs.reason().empty()) return {"", inputs.reason()};
+  std::string text = util::StrCat(DigestHeader(m, ctx), OptionLines(m.helmfile, file, ctx), "helm ", helm,
+                                  "\nhelmfile ", helmfile, "\nfile ", std::filesystem::path(RealPath(*path)).lexically_relative(root).string(), "\nvars ", util::Sha256Hex(vars->dump()),
+                                  "\n", EnvLines(std::move(env_reads), ctx.env), inputs.lines());
+  text = WithFiles(std::move(text), inputs.files(), root, ctx.files, reason);
+  return DigestOf(text, reason);
+}
+
+}  // namespace tazuna::manifest
