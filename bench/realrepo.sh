@@ -13,6 +13,8 @@
 # land in kube-system, default and new namespaces, and states are deleted between runs) and stops it at exit.
 # Needs Go, helm and helmfile (scripts/lib/install-helm, install-helmfile) and the k8s binaries scripts/cluster builds.
 # Usage: bench/realrepo.sh [RUNS]      TAZUNA=path/to/kubectl-tazuna (default build/kubectl-tazuna)
+#        REALREPO_RENDERERS=1: times the renderers instead (standalone kustomize against kubectl kustomize, helm
+#        template against helmfile template, manifests rendered one by one against in parallel; no cluster)
 #        REALREPO_SMOKE=1: renders the repository offline with and without the caches and compares (what CI
 #        runs; no cluster, no timing)
 set -euo pipefail
@@ -105,6 +107,26 @@ cleanup() {  # namespaced objects and states go; CRDs stay (the cluster's own kw
   kubectl delete cm -n tazuna -l '!tazuna.pepabo.com/state-shard-of' --ignore-not-found >/dev/null 2>&1 || true
 }
 
+if [ "${REALREPO_RENDERERS:-0}" = 1 ]; then  # part 3 of #27: which renderer, and how much in parallel
+  kustomize=$("$repo_dir/scripts/lib/install-kustomize")
+  kubectl_bin=${TAZUNA_K8S_BIN_DIR:-$HOME/.cache/kubectl-tazuna/k8s-1.33.13}/kubectl
+  helmfile_bin=$(command -v helmfile)
+  for i in $(seq "$runs"); do
+    timed kubectl-kustomize-bundle "$kubectl_bin" kustomize prometheus-operator
+    timed kustomize-build-bundle "$kustomize" build prometheus-operator
+    timed kubectl-kustomize-kwok "$kubectl_bin" kustomize kwok/overlay
+    timed kustomize-build-kwok "$kustomize" build kwok/overlay
+    timed helm-template-cm helm template cm cert-manager/charts/cert-manager -n cert-manager \
+      -f cert-manager/values.yaml --kube-version v1.33.13
+    timed helmfile-template-cm "$helmfile_bin" --file cert-manager/helmfile.yaml template --kube-version v1.33.13
+    timed build-one-by-one sh -c 'for m in gateway-api prometheus-operator kwok cert-manager-ns cert-manager; do
+      "$0" build --kubeconfig /dev/null --no-render-cache -m "$m" >/dev/null || exit 2; done' "$tazuna"
+    timed build-in-parallel tz build --kubeconfig /dev/null --no-render-cache
+  done
+  printf '%-26s %8s   %s\n' RENDER MEDIAN RUNS
+  for k in "${!times[@]}"; do printf '%-26s %7ss  %s\n' "$k" "$(median "${times[$k]}")" "${times[$k]}"; done | sort
+  exit 0
+fi
 if [ "${REALREPO_SMOKE:-0}" = 1 ]; then  # the repository renders, offline, with and without the caches
   (cd "$R" && tz build --kubeconfig /dev/null > "$work/a" && tz build --kubeconfig /dev/null > "$work/b" &&
     tz build --kubeconfig /dev/null --no-render-cache > "$work/c")
