@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "util/json_get.hpp"
 #include "util/secret_mask.hpp"
@@ -45,6 +46,7 @@ std::optional<std::string> ReadPrivate(const std::string& path) {
   std::optional<std::string> out;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
       static_cast<size_t>(st.st_size) <= kMaxCacheFile) {
+    ::futimens(fd, nullptr);  // used now: the last to be evicted
     std::string text(static_cast<size_t>(st.st_size), '\0');
     size_t got = 0;
     while (got < text.size()) {
@@ -117,7 +119,35 @@ bool RenderCache::Store(const std::string& digest, const RenderedManifest& rende
   } catch (const nlohmann::json::exception&) {
     return false;
   }
-  return WritePrivate(dir_, dir_ + "/" + digest + ".json", text);
+  if (!WritePrivate(dir_, dir_ + "/" + digest + ".json", text)) return false;
+  Evict();
+  return true;
+}
+
+void RenderCache::Evict() const {
+  struct Entry {
+    fs::file_time_type used;
+    uintmax_t size;
+    fs::path path;
+  };
+  std::vector<Entry> entries;
+  uintmax_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    std::error_code item;
+    if (!e.is_regular_file(item) || e.path().extension() != ".json") continue;
+    const uintmax_t size = e.file_size(item);
+    const fs::file_time_type used = e.last_write_time(item);
+    if (item) continue;
+    entries.push_back({used, size, e.path()});
+    total += size;
+  }
+  if (total <= max_bytes_) return;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& e : entries) {
+    if (total <= max_bytes_ / 4 * 3) break;
+    if (fs::remove(e.path, ec)) total -= e.size;  // another process may have removed it first
+  }
 }
 
 }  // namespace tazuna::manifest

@@ -168,6 +168,28 @@ TEST_CASE("render cache: a render read back as stored; Secrets and damaged files
   CHECK_FALSE(cache.Load("../../etc/passwd"));
 }
 
+TEST_CASE("render cache: kept under its size, the renders used least recently removed first") {
+  Repo r;
+  RenderedManifest m{"web", {{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "a"}}}}}, false, "",
+                     {"plain/a.yaml"}};
+  REQUIRE(RenderCache((r.root / "probe").string()).Store(std::string(64, '0'), m));
+  const auto one_file = fs::file_size(r.root / "probe/render" / (std::string(64, '0') + ".json"));
+  const RenderCache cache((r.root / "cache").string(), one_file * 4);  // room for four
+  const auto digest = [](char c) { return std::string(64, c); };
+  const auto when = fs::file_time_type::clock::now();
+  for (char c : std::string("abcd")) {
+    REQUIRE(cache.Store(digest(c), m));
+    fs::last_write_time(r.root / "cache/render" / (digest(c) + ".json"), when - std::chrono::hours('e' - c));
+  }
+  CHECK(cache.Load(digest('a')));  // the oldest store, used now
+  REQUIRE(cache.Store(digest('e'), m));  // five do not fit: down to three, the least recently used gone
+  CHECK(cache.Load(digest('a')));
+  CHECK(cache.Load(digest('e')));
+  CHECK(cache.Load(digest('d')));
+  CHECK_FALSE(cache.Load(digest('b')));
+  CHECK_FALSE(cache.Load(digest('c')));
+}
+
 TEST_CASE("helmfile digest: the helmfile, its values, its local chart and what helm renders for") {
   Repo r;
   const InputDigest first = r.Digest(r.hf);
