@@ -17,6 +17,9 @@ util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, cons
   const manifest::RenderCache cache(rc.cache_dir);
   if (!inputs.cacheable()) {
     rc.log.Log(2, util::StrCat("manifest ", name, " is rendered every time: ", inputs.reason));
+  } else if (inputs.private_inputs) {
+    rc.log.Log(2, util::StrCat("manifest ", name, ": its inputs include values of the environment, so its state "
+                                                   "does not record them (the local render cache does)"));
   } else {
     out.render_digest = state::RenderDigest(inputs.digest, context_namespace);
     const state::ManifestState* stored = nullptr;
@@ -28,6 +31,8 @@ util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, cons
       rc.log.Log(2, util::StrCat("manifest ", name, " not rendered: its state records the render of the same inputs"));
       return out;
     }
+  }
+  if (inputs.cacheable()) {
     if (auto hit = cache.Load(inputs.digest); hit && hit->name == m.name) {
       rc.log.Log(2, util::StrCat("manifest ", name, " read from the render cache"));
       out.rendered = std::move(*hit);

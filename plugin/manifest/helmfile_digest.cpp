@@ -30,6 +30,29 @@ bool ExactVersion(const std::string& version) {
   return std::regex_match(version, kExact);
 }
 
+// The first function a template under `chart` (its templates/ and those of the charts in it) calls whose result
+// differs from one render to the next (random values, the time, new keys and certificates, DNS), or "". Archived
+// subcharts (.tgz) are not opened: they are pinned content, as a chart from a repository at an exact version.
+std::string NondeterministicCall(const std::string& chart, util::FileReader& files) {
+  static const std::regex kAction(R"(\{\{[^}]*\}\})");
+  static const std::regex kCall(
+      R"(\b(rand[A-Za-z]*|now|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|)"
+      R"(SignedCertWithKey)|bcrypt|htpasswd|encryptAES|getHostByName|shuffle)\b)");
+  auto listed = files.ListFilesRecursive(chart);
+  if (!listed) return "";
+  for (const std::string& path : *listed) {
+    if (path.find("/templates/") == std::string::npos) continue;
+    auto text = files.ReadFile(path);
+    if (!text) continue;
+    for (std::sregex_iterator a(text->begin(), text->end(), kAction), end; a != end; ++a) {
+      std::smatch call;
+      const std::string action = a->str();
+      if (std::regex_search(action, call, kCall)) return util::Quote(call[1].str());
+    }
+  }
+  return "";
+}
+
 // The inputs of one helmfile render, collected from its state; `reason` once one cannot be named.
 class HelmfileInputs {
  public:
@@ -45,6 +68,7 @@ class HelmfileInputs {
   void Release(const json& release, const HelmfileRun& run, const json& repositories);
   void Remote(const std::string& where, const std::string& chart, const std::string& version);
   void LocalChart(const std::string& path, int depth);
+  void Dependency(const json& dep, const std::string& chart, const std::string& dir, bool locked, int depth);
   void Fail(std::string reason) {
     if (reason_.empty()) reason_ = "helmfile: " + std::move(reason);
   }
@@ -77,6 +101,15 @@ void HelmfileInputs::State(const std::vector<json>& docs, const HelmfileRun& run
 void HelmfileInputs::Release(const json& release, const HelmfileRun& run, const json& repositories) {
   for (const auto& [key, value] : release.items()) {
     if (!IsSubsetReleaseKey(key)) return Fail(util::StrCat("releases[].", key, " is not read by the digest"));
+  }
+  const json sets = release.value("set", json::array());
+  for (const json& set : sets.is_array() ? sets : json::array()) {
+    if (!set.is_object()) continue;  // helm and the subset refuse it
+    for (const auto& [key, value] : set.items()) {
+      if (key != "name" && key != "value" && key != "values") {  // set[].file: --set-file reads a file
+        return Fail(util::StrCat("releases[].set[].", key, " is not read by the digest"));
+      }
+    }
   }
   const std::string chart = Text(release, "chart"), version = Text(release, "version");
   const size_t slash = chart.find('/');
@@ -113,22 +146,33 @@ void HelmfileInputs::LocalChart(const std::string& path, int depth) {
   if (!ctx_.files.IsDirectory(real)) return File(real, "chart");
   if (dirs_.count(real) > 0) return;
   Dir(real, "chart");
-  auto text = ctx_.files.ReadFile(util::JoinPath(real, "Chart.yaml"));
-  if (!text) return;  // helm says what is wrong with it
-  util::YamlOptions options;
-  options.source_name = util::JoinPath(real, "Chart.yaml");
-  util::Result<json> chart = util::ParseYamlDocument(*text, options);
-  if (!chart || !chart->is_object()) return Fail(util::Quote(options.source_name) + " does not parse");
-  const bool locked = ctx_.files.Exists(util::JoinPath(real, "Chart.lock"));
-  for (const json& dep : chart->value("dependencies", json::array())) {
-    if (!dep.is_object()) continue;
-    const std::string repository = Text(dep, "repository");
-    if (util::StartsWith(repository, "file://")) {
-      LocalChart(util::JoinPath(real, repository.substr(7)), depth + 1);
-    } else if (!repository.empty() && !locked && !ExactVersion(Text(dep, "version"))) {
-      Fail(util::StrCat("chart ", util::Quote(path), " depends on ", util::Quote(Text(dep, "name")),
-                        " without a Chart.lock or an exact version"));
-    }
+  if (const std::string call = NondeterministicCall(real, ctx_.files); !call.empty()) {
+    return Fail(util::StrCat("chart ", util::Quote(path), " calls ", call, ", which renders differently every time"));
+  }
+  // Dependencies: in Chart.yaml (apiVersion v2) or requirements.yaml (v1), pinned by Chart.lock or requirements.lock.
+  const bool locked = ctx_.files.Exists(util::JoinPath(real, "Chart.lock")) ||
+                      ctx_.files.Exists(util::JoinPath(real, "requirements.lock"));
+  for (const char* name : {"Chart.yaml", "requirements.yaml"}) {
+    auto text = ctx_.files.ReadFile(util::JoinPath(real, name));
+    if (!text) continue;  // helm says what is wrong with a chart without Chart.yaml
+    util::YamlOptions options;
+    options.source_name = util::JoinPath(real, name);
+    util::Result<json> doc = util::ParseYamlDocument(*text, options);
+    if (!doc || !(doc->is_object() || doc->is_null())) return Fail(util::Quote(options.source_name) + " does not parse");
+    const json deps = doc->is_object() ? doc->value("dependencies", json::array()) : json::array();
+    for (const json& dep : deps.is_array() ? deps : json::array()) Dependency(dep, path, real, locked, depth);
+  }
+}
+
+void HelmfileInputs::Dependency(const json& dep, const std::string& chart, const std::string& dir, bool locked,
+                                int depth) {
+  if (!dep.is_object()) return;
+  const std::string repository = Text(dep, "repository");
+  if (util::StartsWith(repository, "file://")) {
+    LocalChart(util::JoinPath(dir, repository.substr(7)), depth + 1);
+  } else if (!repository.empty() && !locked && !ExactVersion(Text(dep, "version"))) {
+    Fail(util::StrCat("chart ", util::Quote(chart), " depends on ", util::Quote(Text(dep, "name")),
+                      " without a lock file or an exact version"));
   }
 }
 
@@ -166,13 +210,14 @@ std::string OptionLines(const HelmfileOptions& o, const TazunaFile& file, Render
 
 // Every variable the helmfile's template read, and those helm and helmfile read themselves (HELM_*,
 // HELMFILE_*), by a hash of their value.
-std::string EnvLines(std::set<std::string> names, const util::Environment& env) {
+std::string EnvLines(std::set<std::string> names, const util::Environment& env, bool& private_inputs) {
   for (const auto& [name, value] : env.vars()) {
     if (util::StartsWith(name, "HELM_") || util::StartsWith(name, "HELMFILE_")) names.insert(name);
   }
   std::string text;
   for (const std::string& name : names) {
     const std::optional<std::string> value = env.Get(name);
+    if (value) private_inputs = true;
     text += util::StrCat("env ", name, " ", value ? util::Sha256Hex(*value) : "unset", "\n");
   }
   return text;
@@ -202,11 +247,16 @@ InputDigest DigestHelmfile(const Manifest& m, const TazunaFile& file, RenderCont
   inputs.Dir(RealPath(run.dir), "helmfile directory");
   for (const std::string& extra : m.helmfile.extra_value_files) inputs.File(util::JoinPath(file.dir, extra), "values file");
   if (!inputs.reason().empty()) return {"", inputs.reason()};
+  bool private_inputs = std::any_of(m.helmfile.vars.begin(), m.helmfile.vars.end(),
+                                    [](const auto& var) { return var.second.from == "env"; });
+  const std::string env_lines = EnvLines(std::move(env_reads), ctx.env, private_inputs);
   std::string text = util::StrCat(DigestHeader(m, ctx), OptionLines(m.helmfile, file, ctx), "helm ", helm,
                                   "\nhelmfile ", helmfile, "\nfile ", std::filesystem::path(RealPath(*path)).lexically_relative(root).string(), "\nvars ", util::Sha256Hex(vars->dump()),
-                                  "\n", EnvLines(std::move(env_reads), ctx.env), inputs.lines());
+                                  "\n", env_lines, inputs.lines());
   text = WithFiles(std::move(text), inputs.files(), root, ctx.files, reason);
-  return DigestOf(text, reason);
+  InputDigest out = DigestOf(text, reason);
+  out.private_inputs = private_inputs;
+  return out;
 }
 
 }  // namespace tazuna::manifest

@@ -204,11 +204,14 @@ util::Result<std::vector<json>> HelmfileDocuments(const HelmfileRun& run, Render
     if (auto helpers = ctx.files.Glob(util::JoinPath(run.dir, "_*.tpl")); helpers && !helpers->empty()) {
       return NeedsHelmfile(run.file, util::StrCat("helper template ", util::Quote(helpers->front())));
     }
+    // What the real helmfile's template sees: no --namespace (so `.Namespace` is empty), and HELM_NAMESPACE
+    // as RenderWithHelmfile sets it.
     HelmfileTemplateData data;
     data.values = run.vars;
     data.environment_name = run.tazuna.environment.empty() ? "default" : run.tazuna.environment;
-    data.namespace_name = run.options.default_namespace;
-    text = RenderHelmfileTemplate(*text, data, run.file, ctx.env, env_reads);
+    util::Environment env = ctx.env;
+    env.Set("HELM_NAMESPACE", ReleaseNamespace("", run.options));
+    text = RenderHelmfileTemplate(*text, data, run.file, env, env_reads);
     if (!text) return text.error();
   }
   util::YamlOptions options;

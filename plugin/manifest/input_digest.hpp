@@ -11,6 +11,10 @@ namespace tazuna::manifest {
 struct InputDigest {
   std::string digest;  ///< 64 hex digits; empty when the render's inputs cannot all be named
   std::string reason;  ///< why not (for -v 2), when `digest` is empty
+  /// Values of the environment (variables a template reads, vars from the environment) went into the digest:
+  /// it keys the user's own render cache but is not recorded in the cluster, where a reader of the state could
+  /// test guesses of a value against it.
+  bool private_inputs = false;
   bool cacheable() const { return !digest.empty(); }
 };
 

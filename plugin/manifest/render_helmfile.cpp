@@ -53,7 +53,9 @@ std::vector<std::string> HelmfileArgv(const HelmfileRun& run, const std::string&
     argv.insert(argv.end(), {"--kube-version", ctx.default_kube_version});
   }
   for (const std::string& extra : run.options.extra_value_files) {
-    argv.insert(argv.end(), {"--values", util::JoinPath(run.tazuna.dir, extra)});
+    // Absolute: helmfile would resolve a relative one from the helmfile's directory, not from tazuna.yaml's.
+    const std::string path = util::JoinPath(run.tazuna.dir, extra);
+    argv.insert(argv.end(), {"--values", std::filesystem::absolute(path).lexically_normal().string()});
   }
   argv.insert(argv.end(), {"--output-dir", out_dir, "--output-dir-template",
                            "{{ .OutputDir }}/n-{{ .Release.Namespace }}/r-{{ .Release.Name }}"});

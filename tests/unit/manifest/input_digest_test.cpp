@@ -261,7 +261,7 @@ TEST_CASE("helmfile digest: what cannot be proven complete is always rendered, w
   r.Write("repo/cm/helmfile.yaml", "releases:\n- {name: cm, chart: ./charts/app}\n");
   r.Write("repo/cm/charts/app/Chart.yaml",
           "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- {name: redis, version: '>=17', repository: https://x}\n");
-  CHECK(r.Digest(r.hf).reason.find("without a Chart.lock") != std::string::npos);
+  CHECK(r.Digest(r.hf).reason.find("without a lock file") != std::string::npos);
   r.Write("repo/cm/charts/app/Chart.lock", "dependencies: []\n");
   CHECK(r.Digest(r.hf).cacheable());
   r.hf.helmfile.vars["token"] = HelmfileVar{"op", "", "", {}, {}, "id", "v", "i", "f"};
@@ -278,6 +278,42 @@ TEST_CASE("helmfile digest: a local dependency outside the chart is read too") {
   REQUIRE_MESSAGE(first.cacheable(), first.reason);
   r.Write("repo/libs/common/templates/_h.tpl", "{{ define \"x\" }}b{{ end }}\n");
   CHECK(r.Digest(r.hf).digest != first.digest);
+}
+
+TEST_CASE("helmfile digest: what a review found it missed") {
+  Repo r;
+  // --set-file reads a file the subset does not know of.
+  r.Write("repo/cm/helmfile.yaml", "releases:\n- {name: cm, chart: ./charts/app, set: [{name: m, file: ../m.txt}]}\n");
+  CHECK(r.Digest(r.hf).reason.find("releases[].set[].file") != std::string::npos);
+  // A chart of apiVersion v1 names its dependencies in requirements.yaml.
+  r.Write("repo/cm/helmfile.yaml", "releases:\n- {name: cm, chart: ./charts/app}\n");
+  r.Write("repo/lib/Chart.yaml", "apiVersion: v1\nname: lib\nversion: 0.1.0\n");
+  r.Write("repo/lib/templates/cm.yaml", "kind: ConfigMap\n");
+  r.Write("repo/cm/charts/app/requirements.yaml", "dependencies:\n- {name: lib, repository: file://../../../lib}\n");
+  const std::string v1 = r.Digest(r.hf).digest;
+  REQUIRE_FALSE(v1.empty());
+  r.Write("repo/lib/templates/cm.yaml", "kind: ConfigMap\nmetadata: {}\n");
+  CHECK(r.Digest(r.hf).digest != v1);
+  // A template whose output differs every time is never served from a cache or a state.
+  r.Write("repo/lib/templates/cm.yaml", "metadata:\n  annotations: {rollme: {{ randAlphaNum 5 | quote }}}\n");
+  CHECK(r.Digest(r.hf).reason.find("calls \"randAlphaNum\"") != std::string::npos);
+  r.Write("repo/lib/templates/cm.yaml", "# now and then: prose outside actions is no call\nkind: ConfigMap\n");
+  CHECK(r.Digest(r.hf).cacheable());
+  // The template sees .Namespace as helmfile does (empty: no --namespace), whatever defaultNamespace is.
+  fs::remove(r.root / "repo/cm/helmfile.yaml");
+  r.Write("repo/cm/helmfile.yaml.gotmpl", "releases:\n- {name: cm, chart: './charts/{{ .Namespace | default \"app\" }}'}\n");
+  r.hf.helmfile.default_namespace = "other";
+  CHECK(r.Digest(r.hf).cacheable());  // ./charts/app, not ./charts/other (which names nothing)
+  CHECK_FALSE(r.Digest(r.hf).private_inputs);
+  // Values of the environment key the local cache only: a state reader could test guesses against them.
+  r.Write("repo/cm/helmfile.yaml.gotmpl", "releases:\n- {name: cm, chart: ./charts/app, values: [{t: '{{ env \"T\" }}'}]}\n");
+  CHECK_FALSE(r.Digest(r.hf).private_inputs);  // T unset
+  r.env.Set("T", "s3cret");
+  CHECK(r.Digest(r.hf).private_inputs);
+  r.env.Set("T", "");
+  r.hf.helmfile.vars["v"] = HelmfileVar{"env", "V", "", {}, {}, "", "", "", ""};
+  r.env.Set("V", "x");
+  CHECK(r.Digest(r.hf).private_inputs);
 }
 
 }  // namespace tazuna::manifest

@@ -1,5 +1,6 @@
 #include "manifest/render.hpp"
 
+#include <filesystem>
 #include <sstream>
 
 #include <doctest/doctest.h>
@@ -330,7 +331,9 @@ TEST_CASE("render helmfile: the real helmfile first, vars on stdin, release name
   CHECK(util::Join(head, " ") ==
         // No --namespace: helmfile's would override every release's own namespace (HELM_NAMESPACE below).
         "helmfile --file repo/hf/helmfile.yaml.gotmpl --environment prod --state-values-file "
-        "/dev/stdin template --no-hooks --include-crds --kube-version 1.31.0 --values repo/extra/prod.yaml");
+        "/dev/stdin template --no-hooks --include-crds --kube-version 1.31.0 --values " +
+            // absolute: helmfile resolves a relative --values from the helmfile's directory
+            std::filesystem::absolute("repo/extra/prod.yaml").string());
   CHECK(req.argv[req.argv.size() - 4] == "--output-dir");
   CHECK(req.argv.back() == "{{ .OutputDir }}/n-{{ .Release.Namespace }}/r-{{ .Release.Name }}");
   CHECK(json::parse(req.stdin_data) == json::parse(R"({"tag":"secret-v2"})"));
