@@ -37,6 +37,56 @@ def table(rows):
     return "\n".join(("".join(c.ljust(w) for c, w in zip(r, widths)) + r[-1]).rstrip() for r in rows)
 
 
+SERVER_KINDS = ["apply", "state-write", "state-get", "tazuna-other", "list", "get"]
+CLIENT_PHASES = ["total", "render", "hash", "plan", "owners", "sync", "body", "send", "transport", "parse", "state-write"]
+
+
+def attribution(runs, scenario="sync-fresh"):
+    """Rows of the attribution table for `scenario`: per N and tool, the medians over its good runs of the
+    server's request-seconds by request kind (audit log) and, for ours, the client's CPU and wall time by
+    phase and the bytes written to state (TAZUNA_PROFILE)."""
+    rows = [["N", "TOOL", "WHERE", "WHAT", "COUNT", "CPU-S", "TIME-S", "BYTES"]]
+    keys = sorted({(r["n"], r["tool"]) for r in runs if r["scenario"] == scenario and r["ok"]
+                   and r["tool"] in ("ours", "loadgen")})
+    for n, tool in keys:
+        rs = [r for r in runs if r["scenario"] == scenario and r["ok"] and r["n"] == n and r["tool"] == tool]
+        med = lambda f: statistics.median(f(r) for r in rs)
+        if all(r.get("cpu_s") is not None for r in rs):
+            rows.append([str(n), tool, "client", "process (GNU time)", "1", f"{med(lambda r: r['cpu_s']):.2f}",
+                         f"{med(lambda r: r['wall_s']):.2f}", "-"])
+        kinds = {k for r in rs for k in r.get("server_by_kind", {})}
+        for k in SERVER_KINDS + sorted(kinds - set(SERVER_KINDS)):
+            if k not in kinds:
+                continue
+            get = lambda r, f: r.get("server_by_kind", {}).get(k, {}).get(f, 0)
+            rows.append([str(n), tool, "server", k, f"{med(lambda r: get(r, 'requests')):.0f}", "-",
+                         f"{med(lambda r: get(r, 'seconds')):.2f}", "-"])
+        phases = {p for r in rs for p in r.get("profile", {})}
+        for p in [p for p in CLIENT_PHASES if p in phases]:
+            get = lambda r, f: r.get("profile", {}).get(p, {}).get(f, 0)
+            b = med(lambda r: get(r, "bytes"))
+            rows.append([str(n), tool, "client", p, f"{med(lambda r: get(r, 'calls')):.0f}",
+                         f"{med(lambda r: get(r, 'cpu_ms')) / 1000:.2f}", f"{med(lambda r: get(r, 'wall_ms')) / 1000:.2f}",
+                         f"{b:.0f}" if b else "-"])
+    return rows if len(rows) > 1 else []
+
+
+def print_attribution(runs):
+    rows = attribution(runs)
+    if not rows:
+        return
+    print()
+    print("Attribution, sync-fresh (medians over runs):")
+    print(table(rows))
+    print("server: request-seconds summed over the run's requests by kind (audit log, ResponseComplete minus "
+          "RequestReceived; requests overlap, so the sum exceeds the wall time).")
+    print("client: process (GNU time) = user + system CPU of the whole run, every tool. The rest with "
+          "TAZUNA_PROFILE=1: total = the process; render, plan, owners, sync = all threads while the main thread "
+          "waits on them; hash, body, send, transport, parse, state-write = summed over the threads doing them "
+          "(send: TIME-S mostly waiting on the server; transport: the HTTP/2 and TLS thread, polls left out). "
+          "BYTES: ConfigMap bodies written to state.")
+
+
 def main():
     runs_path, out_path = sys.argv[1], sys.argv[2]
     meta = json.load(sys.stdin)
@@ -94,6 +144,7 @@ def main():
           f"{meta.get('kubectl_runs')}. Scenarios: see bench/README.md.")
     for tool, why in sorted(na.items()):
         print(f"{tool}: n/a: {why}")
+    print_attribution(runs)
     # The targets of issue 8, as issue 18 tightened them (ceiling 1.5x -> 1.3x, RSS 64 -> 48 MiB),
     # reported, not asserted.
     def get(n, scen, tool, key="median_s"):

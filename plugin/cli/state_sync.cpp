@@ -16,6 +16,7 @@
 #include "state/ownership.hpp"
 #include "state/plan.hpp"
 #include "state/secret_key.hpp"
+#include "util/profile.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {
@@ -202,6 +203,7 @@ util::Status StateSyncOptions::Validate() const {
 // revision record), and splitting it hides that order.
 util::Result<int> StateSyncOptions::Run(Context& ctx) {
   const auto start = std::chrono::steady_clock::now();
+  if (ctx.env.Get("TAZUNA_PROFILE")) util::EnableProfile();  // bench/: client time by phase, printed at exit
   auto selection = LoadSelection(ctx, file);
   if (!selection) return selection.error();
   auto session = OpenSession(ctx, connection);
@@ -209,7 +211,10 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   kube::Client& client = *(*session)->client;
   // The context guard runs before anything is written.
   if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
-  auto run = RenderSelection(ctx, *selection, (*session)->log, &client, {!no_render_cache});
+  auto run = [&] {
+    util::ProfileScope profiled(util::ProfilePhase::kRender, util::ProfileClock::kProcess);
+    return RenderSelection(ctx, *selection, (*session)->log, &client, {!no_render_cache});
+  }();
   if (!run) return run.error();
   if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   if (auto st = state::CheckNotReserved(run->manifests); !st) return st.error();
@@ -248,7 +253,10 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     if (!key) return key.error();
     state::KeySecretHashes(run->manifests, *key);
   }
-  auto inputs = state::PlanSync(store, client, std::move(run->manifests), *run->identities);
+  auto inputs = [&] {
+    util::ProfileScope profiled(util::ProfilePhase::kPlan, util::ProfileClock::kProcess);
+    return state::PlanSync(store, client, std::move(run->manifests), *run->identities);
+  }();
   if (!inputs) return inputs.error();
   for (const auto& in : *inputs) {  // a state managed from another repository is not ours to change
     if (auto st = state::CheckOrigin(in.stored, so.origin); !st) return st.error();
@@ -268,8 +276,11 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     history = std::move(*started);
   }
   // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply.
-  so.live_owners = state::ReadLiveOwners(client, *inputs, {state::OwnerRows::kApplies, &so.takeover, &so.unknown_owners},
-                                         (*session)->log);
+  {
+    util::ProfileScope profiled(util::ProfilePhase::kOwners, util::ProfileClock::kProcess);
+    so.live_owners = state::ReadLiveOwners(client, *inputs, {state::OwnerRows::kApplies, &so.takeover,
+                                           &so.unknown_owners}, (*session)->log);
+  }
   if (so.prune && HasRemoved(*inputs)) {
     // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
     auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client, {!no_render_cache});
@@ -284,8 +295,11 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   so.wait = MakeWaitPolicy(selection->manifests, *this);
   so.wait.observe = [&](const state::WaitUpdate& u) { waits.Update(u); };
   state::SyncEngine engine(client, store, ctx.clock, (*session)->log);
-  auto report = engine.Run(*inputs, manifest::SyncLayers(selection->manifests), so,
-                           [&](size_t done, size_t total) { progress.Update(done, total); });
+  auto report = [&] {
+    util::ProfileScope profiled(util::ProfilePhase::kSync, util::ProfileClock::kProcess);
+    return engine.Run(*inputs, manifest::SyncLayers(selection->manifests), so,
+                      [&](size_t done, size_t total) { progress.Update(done, total); });
+  }();
   progress.Done();
   waits.Done();
   if (history) history->Finish(report, *inputs);
@@ -297,6 +311,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   PrintSyncProblems(ctx.err, *report);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   PrintSyncSummary(ctx.err, *report, secs, client.requests_sent());
+  util::PrintProfile(ctx.err, std::chrono::steady_clock::now() - start);
   return report->failed == 0 && report->refused == 0 ? kExitOk : kExitError;
 }
 

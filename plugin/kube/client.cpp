@@ -4,6 +4,7 @@
 #include "kube/url.hpp"
 #include "util/json_get.hpp"
 #include "util/path_segment.hpp"
+#include "util/profile.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -191,6 +192,7 @@ void Client::set_write_fence(std::function<util::Status()> fence) {
 }
 
 util::Result<Client::Call> Client::ApplyCall(const nlohmann::json& object, const ApplyOptions& options) {
+  util::ProfileScope profiled(util::ProfilePhase::kBody);
   auto path = ObjectPath(object, true);
   if (!path) return path.error();
   nlohmann::json meta = options.metadata != nullptr ? *options.metadata
@@ -215,6 +217,7 @@ util::Result<ApplyResult> Client::ApplyObject(const nlohmann::json& object, cons
   if (options.want_object) {
     auto resp = Send(*call);
     if (!resp) return resp.error();
+    util::ProfileScope profiled(util::ProfilePhase::kParse);
     nlohmann::json doc = nlohmann::json::parse(resp->body, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
       return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to PATCH ", call->path));
@@ -227,6 +230,7 @@ util::Result<ApplyResult> Client::ApplyObject(const nlohmann::json& object, cons
   call->accept = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
   auto resp = Send(*call);
   if (!resp) return resp.error();
+  util::ProfileScope profiled(util::ProfilePhase::kParse);
   auto meta = ReadObjectMeta(resp->body);
   if (!meta) return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to PATCH ", call->path));
   return ApplyResult{std::move(meta->uid), std::move(meta->resource_version), resp->status == 201, {}};

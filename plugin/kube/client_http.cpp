@@ -9,6 +9,7 @@
 #include "kube/url.hpp"
 #include "util/build_platform.hpp"
 #include "util/json_get.hpp"
+#include "util/profile.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -95,7 +96,10 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   LogRequest(req);
   const auto start = clock_.Now();
   ++requests_;
-  auto resp = transport_.Do(req);
+  auto resp = [&] {
+    util::ProfileScope profiled(util::ProfilePhase::kSend);
+    return transport_.Do(req);
+  }();
   if (!resp) return resp;
   if (resp->body.size() > kMaxResponseBytes) return ResponseTooLarge(call.method, call.path);
   if (util::NestsDeeperThan(resp->body, util::kMaxJsonDepth)) {
@@ -194,6 +198,7 @@ util::Result<HttpResponse> Client::Send(const Call& call) {
 util::Result<nlohmann::json> Client::SendJson(const Call& call) {
   auto resp = Send(call);
   if (!resp) return resp.error();
+  util::ProfileScope profiled(util::ProfilePhase::kParse);
   nlohmann::json doc = nlohmann::json::parse(resp->body, nullptr, false);
   if (doc.is_discarded()) {
     util::Error e =

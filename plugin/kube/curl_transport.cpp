@@ -11,6 +11,7 @@
 #include "kube/delivery.hpp"
 #include "kube/transport.hpp"
 #include "kube/url.hpp"
+#include "util/profile.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::kube {
@@ -117,6 +118,7 @@ class CurlTransport : public Transport {
   void ConfigureDelivery(Pending* p);
   void ConfigureTls(Pending* p);
   void Loop();
+  void Perform();
   util::Error MapError(CURLcode code, const Pending& p) const;
 
   const RestConfig config_;
@@ -223,18 +225,24 @@ void CurlTransport::Loop() {
       for (Pending* p : queue_) curl_multi_add_handle(multi_, p->easy);
       queue_.clear();
     }
-    int running = 0;
-    curl_multi_perform(multi_, &running);
-    int left = 0;
-    while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
-      if (msg->msg != CURLMSG_DONE) continue;
-      Pending* p = nullptr;
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&p));
-      const CURLcode code = msg->data.result;
-      curl_multi_remove_handle(multi_, msg->easy_handle);
-      p->done.set_value(code);
-    }
+    Perform();
     curl_multi_poll(multi_, nullptr, 0, 1000, nullptr);
+  }
+}
+
+// Moves what can be moved now, and hands finished transfers back to their callers.
+void CurlTransport::Perform() {
+  util::ProfileScope profiled(util::ProfilePhase::kTransport);
+  int running = 0;
+  curl_multi_perform(multi_, &running);
+  int left = 0;
+  while (CURLMsg* msg = curl_multi_info_read(multi_, &left)) {
+    if (msg->msg != CURLMSG_DONE) continue;
+    Pending* p = nullptr;
+    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, reinterpret_cast<char**>(&p));
+    const CURLcode code = msg->data.result;
+    curl_multi_remove_handle(multi_, msg->easy_handle);
+    p->done.set_value(code);
   }
 }
 

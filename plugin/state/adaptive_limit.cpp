@@ -1,6 +1,7 @@
 #include "state/adaptive_limit.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tazuna::state {
 
@@ -14,6 +15,7 @@ void AdaptiveLimit::Acquire() {
 }
 
 void AdaptiveLimit::Release(std::chrono::microseconds latency, bool throttled) {
+  int free_slots = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
     --in_flight_;
@@ -29,15 +31,25 @@ void AdaptiveLimit::Release(std::chrono::microseconds latency, bool throttled) {
       if (ceiling_ > 0 && since_cut_ >= kHoldReleases) ceiling_ = 0;  // probe above it again
       const double cap = ceiling_ > 0 ? std::max(1, ceiling_ - 1) : max_;
       best_ = std::min(best_, latency);
-      if (latency <= best_ * 3 + std::chrono::milliseconds(5)) {
+      // Requests in flight share the server: `limit_` of them take up to `limit_` times as long as one alone
+      // without the server doing any less. Only latency beyond that (3x) says it is doing less.
+      const double shared = std::max(1.0, std::floor(limit_));
+      if (latency <= best_ * 3 * shared + std::chrono::milliseconds(5)) {
         limit_ = std::max(limit_, std::min<double>(cap, limit_ + 1.0 / limit_));  // about +1 per round trip
       } else {
         limit_ = std::max(1.0, limit_ - 0.5 / limit_);  // queueing: back off slowly
       }
     }
     lowest_ = std::min(lowest_, limit_);
+    free_slots = static_cast<int>(limit_) - in_flight_;
   }
-  cv_.notify_all();
+  // Waking every waiter for one free slot sends all but one back to sleep: thousands of context switches
+  // per sync on the cores the server needs.
+  if (free_slots == 1) {
+    cv_.notify_one();
+  } else if (free_slots > 1) {
+    cv_.notify_all();
+  }
 }
 
 int AdaptiveLimit::limit() const {

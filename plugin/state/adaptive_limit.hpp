@@ -7,8 +7,9 @@
 namespace tazuna::state {
 
 /// Limits requests in flight and adapts the limit (AIMD): it grows by about one per round of requests
-/// while latency stays near the best seen, shrinks gently when latency climbs (the server is saturated:
-/// more in flight only queues), and halves on throttling (429 / APF Retry-After), at most once per round
+/// while latency stays within what sharing the server among the requests in flight explains (up to 3x
+/// the best seen times the limit), shrinks gently when latency climbs beyond that (the server does less
+/// work, not just the same work for more requests at once), and halves on throttling (429 / APF Retry-After), at most once per round
 /// (the requests in flight when the server pushed back all report it). Where it was throttled is
 /// remembered: for kHoldReleases requests after, it grows no higher than one below that, so a server with
 /// a fixed cap (--max-mutating-requests-inflight) is not probed again at once. A throttled request's time,

@@ -1,5 +1,7 @@
 #include "state/checkpoint.hpp"
 
+#include <algorithm>
+
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -17,6 +19,8 @@ void ApplyChanges(ManifestState& state, const std::map<std::string, std::optiona
 }
 
 constexpr int kConflictRetries = 10;
+/// A confirmation checkpoint rewrites a manifest's whole state: it waits for changes worth a quarter of it.
+constexpr size_t kRewritesPerState = 4;
 
 }  // namespace
 
@@ -95,19 +99,25 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
   }
 }
 
-util::Status Checkpointer::FlushAll() {
+std::vector<std::string> Checkpointer::Dirty(Pending which) {
+  std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> names;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [name, t] : tracked_) {
-      if (t.version != t.written_version) names.push_back(name);
-    }
+  for (const auto& [name, t] : tracked_) {
+    const auto unwritten = static_cast<size_t>(t.version - t.written_version);
+    const size_t due = which == Pending::kDue ? std::max<size_t>(1, t.state.entries.size() / kRewritesPerState) : 1;
+    if (unwritten >= due) names.push_back(name);
   }
+  return names;
+}
+
+util::Status Checkpointer::FlushEach(const std::vector<std::string>& names) {
   for (const auto& name : names) {
     if (auto st = Flush(name); !st) return st;
   }
   return util::Ok();
 }
+
+util::Status Checkpointer::FlushAll() { return FlushEach(Dirty(Pending::kAny)); }
 
 util::Status Checkpointer::MaybeFlush() {
   {
@@ -117,7 +127,7 @@ util::Status Checkpointer::MaybeFlush() {
     flushing_ = true;
     last_flush_ = now;
   }
-  auto st = FlushAll();
+  auto st = FlushEach(Dirty(Pending::kDue));
   std::lock_guard<std::mutex> lock(mu_);
   flushing_ = false;
   return st;

@@ -12,9 +12,12 @@
 
 namespace tazuna::state {
 
-/// Records what a sync changed and writes it to the state ConfigMaps as it goes (batched:
-/// at most one write per manifest per interval), so a kill at any moment loses at most the
-/// confirmations of the last interval, never the record of an object that may exist.
+/// Records what a sync changed and writes it to the state ConfigMaps as it goes, so a kill at any
+/// moment loses at most the confirmations not yet written, never the record of an object that may
+/// exist: that record is an intent (an empty hash) the caller writes with FlushAll before the apply.
+/// Confirmations (MaybeFlush) are batched: at most one write per interval, and a manifest is rewritten
+/// only once its unwritten changes reach a quarter of its entries, so that the bytes written grow with
+/// the changes, not with the state times the sync's duration (a lost confirmation costs a re-apply).
 /// Writes are conditional on resourceVersion; on a conflict the state is re-read and this
 /// run's changes are re-applied on top (a concurrent writer is merged, not overwritten).
 /// Thread-safe.
@@ -37,7 +40,8 @@ class Checkpointer {
   void SetOrigin(const std::string& manifest, const Origin& origin);
   /// Every write of `manifest` from now on records `context_namespace` in `_metadata` (as SetOrigin).
   void SetContextNamespace(const std::string& manifest, const std::string& context_namespace);
-  /// Flushes dirty manifests when the interval has passed; no-op while another flush runs.
+  /// When the interval has passed, writes the manifests whose unwritten changes reach a quarter of their
+  /// entries (at least one change); no-op while another flush runs.
   util::Status MaybeFlush();
   /// Writes every dirty manifest now.
   util::Status FlushAll();
@@ -59,6 +63,11 @@ class Checkpointer {
 
   StateStore& store_;
   util::Clock& clock_;
+  /// Which dirty manifests Dirty lists: every one, or those with enough unwritten changes for MaybeFlush.
+  enum class Pending { kAny, kDue };
+  std::vector<std::string> Dirty(Pending which);
+  util::Status FlushEach(const std::vector<std::string>& names);
+
   std::chrono::milliseconds interval_;
   std::function<util::Status()> fence_;
   std::mutex mu_;        // guards tracked_

@@ -1,6 +1,7 @@
 #include "state/desired.hpp"
 
 #include "state/content_hash.hpp"
+#include "util/profile.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -17,7 +18,10 @@ DesiredManifest Desire(manifest::RenderedManifest rendered, IdentityResolver& id
     d.key = KeyFor(rendered.name, object);
     d.key_string = d.key.ToString();
     d.identity = ids.Resolve(d.key);
-    d.hash = ContentHash(object);
+    {
+      util::ProfileScope profiled(util::ProfilePhase::kHash);
+      d.hash = ContentHash(object);
+    }
     d.object = std::move(object);
     out.objects.push_back(std::move(d));
   }

@@ -10,6 +10,7 @@
 #include "state/state_key.hpp"
 #include "util/json_get.hpp"
 #include "util/sha256.hpp"
+#include "util/profile.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -287,6 +288,7 @@ util::Status StateStore::WriteOne(ShardObject& object, const std::map<std::strin
   if (!labels.empty()) cm["metadata"]["labels"] = labels;
   if (!annotations.empty()) cm["metadata"]["annotations"] = annotations;
   if (!object.resource_version.empty()) cm["metadata"]["resourceVersion"] = object.resource_version;
+  if (util::ProfileEnabled()) util::ProfileBytes(util::ProfilePhase::kStateWrite, cm.dump().size());
   // A write whose answer is lost is settled by reading it back: the same data there means it is stored.
   auto written = kube::WriteSettled(client_, cm, kube::SameData(cm), {}, fate);
   if (!written) return written.error();
@@ -295,6 +297,7 @@ util::Status StateStore::WriteOne(ShardObject& object, const std::map<std::strin
 }
 
 util::Status StateStore::Write(ManifestState& state) {
+  util::ProfileScope profiled(util::ProfilePhase::kStateWrite);
   if (auto st = EnsureNamespace(); !st) return st;
   const std::string generation = NewGeneration();
   const auto data = BuildShards(state.manifest, state.entries, state.metadata, generation);

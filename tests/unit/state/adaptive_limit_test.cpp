@@ -57,4 +57,14 @@ TEST_CASE("adaptive limit: rising latency shrinks the limit slowly") {
   CHECK(limit.limit() >= 12);
 }
 
+TEST_CASE("adaptive limit: latency that sharing the server among the requests in flight explains is no queueing") {
+  AdaptiveLimit limit(32, 32);
+  Release(limit, 1, false, milliseconds(2));  // one alone: 2 ms
+  Release(limit, 5000, false, milliseconds(60));  // 32 at once on a busy server: 30x as long, same work done
+  CHECK(limit.limit() == 32);
+  Release(limit, 64, false, milliseconds(400));  // 200x: beyond sharing, the server does less
+  CHECK(limit.limit() < 32);
+  CHECK(limit.limit() >= 28);
+}
+
 }  // namespace tazuna::state

@@ -120,4 +120,34 @@ TEST_CASE("checkpoint: a render digest is written only by the final write, with 
   CHECK(meta["entriesDigest"] == EntriesDigest({{"m//v1/ConfigMap/a", std::string(64, '1')}}));
 }
 
+TEST_CASE("checkpoint: confirmations are written once they reach a quarter of the state; intents at once") {
+  Cluster c;
+  for (const char* rv : {"2", "3", "4"}) {
+    c.transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200, ConfigMap(rv, {}));
+  }
+  const auto puts = [&] {
+    return std::count_if(c.transport.requests.begin(), c.transport.requests.end(),
+                         [](const auto& r) { return r.method == "PUT"; });
+  };
+  StateStore store(*c.client);
+  Checkpointer cp(store, c.clock, std::chrono::milliseconds(0));
+  cp.Track(ReadAtVersion1());
+  for (int i = 0; i < 8; ++i) cp.Set("m", "m//v1/ConfigMap/c" + std::to_string(i), "");  // intents
+  REQUIRE(cp.MaybeFlush());
+  CHECK(puts() == 1);  // an empty state is rewritten for any change
+  cp.Set("m", "m//v1/ConfigMap/c0", std::string(64, '0'));
+  REQUIRE(cp.MaybeFlush());
+  CHECK(puts() == 1);  // one confirmation of eight entries: not yet
+  cp.Set("m", "m//v1/ConfigMap/c1", std::string(64, '1'));
+  REQUIRE(cp.MaybeFlush());
+  CHECK(puts() == 2);  // two of eight: a quarter
+  cp.Set("m", "m//v1/ConfigMap/c2", std::string(64, '2'));
+  REQUIRE(cp.FlushAll());  // the intent and final flushes write any change
+  CHECK(puts() == 3);
+  const auto body = nlohmann::json::parse(c.transport.requests.back().body);
+  CHECK(body["data"]["m____v1__ConfigMap__c2"] == R"({"contentHash":")" + std::string(64, '2') + R"("})");
+  CHECK(body["data"]["m____v1__ConfigMap__c7"] == R"({"contentHash":""})");
+  CHECK(cp.writes() == 3);
+}
+
 }  // namespace tazuna::state
