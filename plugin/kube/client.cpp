@@ -185,10 +185,11 @@ util::Result<nlohmann::json> Client::Update(const nlohmann::json& object, const 
   return SendJson(call);
 }
 
-void Client::set_write_fence(std::function<util::Status()> fence) {
+void Client::set_write_fence(std::function<util::Status()> fence, std::function<bool()> held) {
   auto shared = fence ? std::make_shared<const std::function<util::Status()>>(std::move(fence)) : nullptr;
   std::lock_guard<std::mutex> lock(fence_mu_);
   fence_ = std::move(shared);
+  held_ = std::move(held);
 }
 
 util::Result<Client::Call> Client::ApplyCall(const nlohmann::json& object, const ApplyOptions& options) {

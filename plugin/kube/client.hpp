@@ -156,7 +156,9 @@ class Client {
   /// Every attempt of a write (any method but GET and HEAD) whose RequestOptions::fence is kCheck first
   /// calls `fence`, retries and waits after 429 included; its error fails the request unsent. Empty: none.
   /// The fence may block (the sync lock waits for a renewal), and must not send fenced requests itself.
-  void set_write_fence(std::function<util::Status()> fence);
+  /// `held`, when given, is asked again by the transport right before such a write goes on the wire (it must not
+  /// block): false keeps the write unsent, and the attempt starts over at the fence.
+  void set_write_fence(std::function<util::Status()> fence, std::function<bool()> held = {});
 
  private:
   struct Call {
@@ -172,6 +174,7 @@ class Client {
     int failures = 0;   ///< retries after broken connections and 5xx
     int throttled = 0;  ///< retries after 429
     int unreachable = 0;  ///< retries after the server could not be reached
+    int withheld = 0;     ///< attempts the write fence's guard kept unsent
     bool refreshed = false;
     std::optional<std::chrono::steady_clock::time_point> unreachable_since;
     std::optional<std::chrono::steady_clock::time_point> throttled_since;
@@ -203,6 +206,7 @@ class Client {
   std::atomic<bool> reached_server_{false};  ///< some request got an answer (a later refusal is a restart)
   std::mutex fence_mu_;
   std::shared_ptr<const std::function<util::Status()>> fence_;  // guarded by fence_mu_
+  std::function<bool()> held_;                                   // guarded by fence_mu_
   std::mutex warn_mu_;
   std::set<std::string> warnings_seen_;
 };

@@ -92,7 +92,11 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   auto creds = auth_.Get();
   if (!creds) return creds.error();
   *used = *creds;
-  const HttpRequest req = Build(call, *creds);
+  HttpRequest req = Build(call, *creds);
+  if (IsWrite(call.method) && call.fence != Fence::kSkip) {
+    std::lock_guard<std::mutex> lock(fence_mu_);
+    req.may_send = held_;
+  }
   LogRequest(req);
   const auto start = clock_.Now();
   ++requests_;
@@ -154,6 +158,8 @@ std::optional<std::chrono::milliseconds> Client::RetryAnswer(const Call& call, c
 // How long to wait before sending again after no answer; nullopt: give up.
 std::optional<std::chrono::milliseconds> Client::RetryFailure(const Call& call, const util::Error& e, Attempts& a) {
   if (NotSent(e)) {
+    // The write fence's guard kept it off the wire: the fence decides (it waits for a renewal, or fails).
+    if (e.reason == kReasonWithheld && a.withheld++ < kMaxRetries) return std::chrono::milliseconds(0);
     if (!reached_server_) {
       // First contact: a refused or unknown address fails at once, as kubectl's; a connection dropped in
       // the handshake is a fault on the way, tried again a few times.

@@ -65,6 +65,14 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
   return size * n;
 }
 
+// Called once the connection (and, for HTTP/2, a stream) is ready and before a request byte is written: the
+// request's guard gets the last word, so a lock lost while this request waited (or this process was stopped)
+// keeps it off the wire.
+int OnPrereq(void* user, char*, char*, int, int) {
+  auto* p = static_cast<Pending*>(user);
+  return p->request.may_send() ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT;
+}
+
 // The request's Content-Type header ("" when none).
 std::string ContentType(const HttpRequest& r) {
   for (const auto& [name, value] : r.headers) {
@@ -151,6 +159,10 @@ void CurlTransport::Configure(Pending* p) {
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, OnBody);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, p);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, OnHeader);
+  if (r.may_send) {
+    curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, OnPrereq);
+    curl_easy_setopt(e, CURLOPT_PREREQDATA, p);
+  }
   curl_easy_setopt(e, CURLOPT_HEADERDATA, p);
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
   curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
@@ -280,6 +292,7 @@ const char* DeliveryReason(CURLcode code, long os_errno, const std::string& deta
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
     case CURLE_PARTIAL_FILE: return kReasonConnectionReset;
+    case CURLE_ABORTED_BY_CALLBACK: return kReasonWithheld;  // OnPrereq: no request byte went out
     // Anything else (a reply curl could not make sense of, an encoding error, ...) may come after the
     // request went out: for a write, only reading back tells.
     default: return kReasonAnswerUnreadable;

@@ -4,7 +4,8 @@ namespace tazuna::kube {
 
 bool NotSent(const util::Error& e) {
   return e.kind == util::ErrorKind::kTransport &&
-         (e.reason == kReasonConnectionRefused || e.reason == kReasonConnectFailed || e.reason == kReasonHandshakeReset);
+         (e.reason == kReasonConnectionRefused || e.reason == kReasonConnectFailed || e.reason == kReasonHandshakeReset ||
+          e.reason == kReasonWithheld);
 }
 
 bool Unconfirmed(const util::Error& e) {

@@ -12,6 +12,8 @@ inline constexpr char kReasonConnectionRefused[] = "ConnectionRefused";
 inline constexpr char kReasonConnectFailed[] = "ConnectFailed";
 /// The connection was dropped during the TLS handshake (reset or closed, no alert): a fault on the way.
 inline constexpr char kReasonHandshakeReset[] = "HandshakeReset";
+/// The request's own guard (HttpRequest::may_send) said no just before it would have gone out: not sent.
+inline constexpr char kReasonWithheld[] = "Withheld";
 /// The connection broke after the request may have been sent (reset, closed, HTTP/2 stream error).
 inline constexpr char kReasonConnectionReset[] = "ConnectionReset";
 /// No answer within the request's time limit (--request-timeout or a deadline); it may have been sent.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ struct HttpRequest {
   std::string body;
   std::chrono::milliseconds timeout{0};  ///< whole-request limit; 0 = none
   std::string client_cert_pem, client_key_pem;  ///< when set, replace the transport's client cert (exec)
+  /// When set, asked (on the transport's thread, must not block) right before the request goes on the wire,
+  /// after any wait for a connection or a stream: false fails it unsent, reason kReasonWithheld.
+  std::function<bool()> may_send = {};
 };
 
 /// One HTTP response (any status; only failures to get a response are errors).

@@ -208,7 +208,14 @@ SyncLock::SyncLock(kube::Client& client, util::Clock& clock, util::Logger& log, 
       options_(std::move(options)),
       lease_(std::move(lease)),
       renewed_started_(taken_at) {
-  client_.set_write_fence([this] { return Check(); });
+  // Check before each attempt (it may wait for a renewal); then, on the transport's thread right before the
+  // write goes out, the same test without waiting: a sync stopped (SIGSTOP, a paused VM) between the two
+  // past the lease sends nothing once it runs again.
+  client_.set_write_fence([this] { return Check(); },
+                          [this] {
+                            std::lock_guard<std::mutex> lock(mu_);
+                            return lost_.empty() && HeldLocked(clock_.Steady());
+                          });
   renewer_ = std::thread([this] { RenewLoop(); });
 }
 

@@ -174,6 +174,51 @@ TEST_CASE("client: the write fence is asked before every attempt of a write, 429
   client.set_write_fence(nullptr);
 }
 
+TEST_CASE("client: the fence's guard has the last word right before a write goes out; then the fence decides") {
+  Fixture f;
+  bool held = true;  // what the lock's non-blocking test says on the transport's thread
+  int fence_asked = 0;
+  std::string fence_says = "";
+  int sent = 0;
+  f.transport.handlers[KeyOf("PUT")] = [&](const HttpRequest& req) -> util::Result<HttpResponse> {
+    if (req.may_send && !req.may_send()) {  // as the curl transport's pre-request callback
+      util::Error e = util::MakeError(util::ErrorKind::kTransport, "withheld");
+      e.reason = kReasonWithheld;
+      return e;
+    }
+    ++sent;
+    return HttpResponse{200, {}, kObject.dump()};
+  };
+  f.transport.Add(KeyOf("GET"), 200, kObject.dump());
+  Client client(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  client.set_write_fence(
+      [&]() -> util::Status {
+        // Held when asked first; by the next attempt the renewal found the lease taken.
+        if (++fence_asked == 1 || fence_says.empty()) return util::Ok();
+        return util::MakeError(util::ErrorKind::kConflict, fence_says);
+      },
+      [&] { return held; });
+  REQUIRE(client.Update(WithVersion("7")));
+  CHECK(fence_asked == 1);
+  REQUIRE(client.Get({"v1", "ConfigMap", "", "cm"}));
+  CHECK_FALSE(f.transport.requests.back().may_send);  // reads carry no guard
+  REQUIRE(client.Update(WithVersion("7"), RequestOptions{DryRun::kNone, Fence::kSkip, std::nullopt}));
+  CHECK_FALSE(f.transport.requests.back().may_send);  // nor the lock's own requests
+
+  CHECK(sent == 2);
+
+  // Stopped between the fence and the wire past the lease: the write stays unsent, the fence says why.
+  held = false;
+  fence_says = "lost the sync lock";
+  fence_asked = 0;
+  auto lost = client.Update(WithVersion("7"));
+  REQUIRE(!lost);
+  CHECK(lost.error().message == "lost the sync lock");
+  CHECK(fence_asked == 2);  // before the withheld attempt, and again after it
+  CHECK(sent == 2);         // nothing went out
+  client.set_write_fence(nullptr);
+}
+
 TEST_CASE("client: a deadline cuts each attempt and stops retries before it") {
   Fixture f;
   for (int i = 0; i < 5; ++i) f.transport.Add(KeyOf("PUT"), 429, "", {{"Retry-After", "2"}});
