@@ -40,6 +40,9 @@ util::Result<Documents> TargetNamespace(Documents docs, const std::string& ns, c
 util::Result<std::vector<nlohmann::json>> HelmfileDocuments(const HelmfileRun& run, RenderContext& ctx,
                                                             std::set<std::string>* env_reads);
 
+/// The string value of `obj[key]` as helmfile reads it ("" when absent or null; numbers as Go prints them).
+std::string StringOf(const nlohmann::json& obj, const char* key);
+
 /// Whether the helm-template subset (RenderHelmfileSubset) reads this key of a release.
 bool IsSubsetReleaseKey(const std::string& key);
 

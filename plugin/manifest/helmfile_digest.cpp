@@ -17,12 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string Text(const json& obj, const char* key) {
-  const auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
-}
-
 // An exact chart version: what a repository serves under it does not change, where a range (or none) picks the
 // newest chart the repository has today.
 bool ExactVersion(const std::string& version) {
@@ -88,7 +82,8 @@ void HelmfileInputs::State(const std::vector<json>& docs, const HelmfileRun& run
   }
   json repositories = json::object();
   for (const json& repo : state.value("repositories", json::array())) {
-    if (repo.is_object()) repositories[Text(repo, "name")] = Text(repo, "url") + " oci=" + Text(repo, "oci");
+    if (!repo.is_object()) continue;
+    repositories[StringOf(repo, "name")] = StringOf(repo, "url") + " oci=" + StringOf(repo, "oci");
   }
   const json releases = state.value("releases", json::array());
   if (!releases.is_array()) return Fail("releases: must be a list");
@@ -111,7 +106,7 @@ void HelmfileInputs::Release(const json& release, const HelmfileRun& run, const 
       }
     }
   }
-  const std::string chart = Text(release, "chart"), version = Text(release, "version");
+  const std::string chart = StringOf(release, "chart"), version = StringOf(release, "version");
   const size_t slash = chart.find('/');
   if (util::StartsWith(chart, "oci://")) {
     Remote("oci", chart, version);
@@ -167,11 +162,11 @@ void HelmfileInputs::LocalChart(const std::string& path, int depth) {
 void HelmfileInputs::Dependency(const json& dep, const std::string& chart, const std::string& dir, bool locked,
                                 int depth) {
   if (!dep.is_object()) return;
-  const std::string repository = Text(dep, "repository");
+  const std::string repository = StringOf(dep, "repository");
   if (util::StartsWith(repository, "file://")) {
     LocalChart(util::JoinPath(dir, repository.substr(7)), depth + 1);
-  } else if (!repository.empty() && !locked && !ExactVersion(Text(dep, "version"))) {
-    Fail(util::StrCat("chart ", util::Quote(chart), " depends on ", util::Quote(Text(dep, "name")),
+  } else if (!repository.empty() && !locked && !ExactVersion(StringOf(dep, "version"))) {
+    Fail(util::StrCat("chart ", util::Quote(chart), " depends on ", util::Quote(StringOf(dep, "name")),
                       " without a lock file or an exact version"));
   }
 }
@@ -190,7 +185,9 @@ void HelmfileInputs::Dir(const std::string& dir, const std::string& what) {
   auto listed = ctx_.files.ListFilesRecursive(dir);
   if (!listed) return Fail(listed.error().message);
   for (const std::string& f : *listed) {
-    if (f.find("/.git/") == std::string::npos) files_.insert(RealPath(f).empty() ? f : RealPath(f));
+    if (f.find("/.git/") != std::string::npos) continue;
+    const std::string real = RealPath(f);
+    files_.insert(real.empty() ? f : real);
   }
 }
 

@@ -84,13 +84,6 @@ util::Result<json> ReleaseValues(const json& release, const HelmfileRun& run, Re
   return merged;
 }
 
-std::string StringOf(const json& obj, const char* key) {
-  const auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return "";
-  if (it->is_string()) return it->get<std::string>();
-  return it->is_number_float() ? util::FormatGoFloat64(it->get<double>()) : it->dump();
-}
-
 // helmfile's escape of --set names and values: { } and , are helm's list and separator syntax.
 std::string EscapeSet(const std::string& value) {
   std::string out;
@@ -189,6 +182,13 @@ util::Result<Documents> TemplateRelease(const json& release, const HelmfileRun& 
 }
 
 }  // namespace
+
+std::string StringOf(const json& obj, const char* key) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  return it->is_number_float() ? util::FormatGoFloat64(it->get<double>()) : it->dump();
+}
 
 bool IsSubsetReleaseKey(const std::string& key) {
   static const std::vector<std::string> kAllowed = {"name", "namespace", "chart", "version", "values", "set", "labels",
