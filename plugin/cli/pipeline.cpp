@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -68,6 +69,31 @@ class ClusterCapabilities {
 
 constexpr int kRenderConcurrency = 4;
 
+// The manifest `m` as rendered (`r`), or as its state records it when it was not rendered. Such a manifest's
+// keys were made with the scopes its kinds resolved to at its sync (another manifest's CRDs, the cluster): when
+// they resolve otherwise now, the render it records is not what rendering gives, so it is rendered (`again`).
+util::Result<state::DesiredManifest> Desire(const manifest::Manifest& m, CachedRender r, const RenderOptions& options,
+                                            state::IdentityResolver& ids, util::Logger& log,
+                                            const std::function<util::Result<CachedRender>()>& again) {
+  if (!r.rendered) {
+    state::DesiredManifest desired = state::DesireFromState(m.name, options.states->at(m.name), ids);
+    if (state::KindScopes(desired, ids) == desired.kind_scopes) {
+      desired.input_digest = r.render_digest;
+      return desired;
+    }
+    log.Log(2, util::StrCat("manifest ", util::Quote(m.name),
+                            " is rendered: the scopes of its custom resources' kinds changed since its sync"));
+    auto fresh = again();
+    if (!fresh) return fresh.error();
+    r = std::move(*fresh);
+  }
+  manifest::SetDefaultNamespace(r.rendered->objects, r.rendered->default_namespace, &ids);
+  state::DesiredManifest desired = state::Desire(std::move(*r.rendered), ids);
+  desired.kind_scopes = state::KindScopes(desired, ids);
+  desired.input_digest = r.render_digest;
+  return desired;
+}
+
 }  // namespace
 
 util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& o) {
@@ -104,29 +130,32 @@ util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFi
   std::shared_ptr<ClusterCapabilities> caps;
   if (client != nullptr) caps = std::make_shared<ClusterCapabilities>(*client, log);
   std::vector<util::Result<CachedRender>> rendered(manifests.size(), util::MakeError(util::ErrorKind::kInternal, ""));
-  util::ParallelFor(manifests.size(), kRenderConcurrency, [&](size_t i) {
+  const auto render = [&](size_t i, const RenderOptions& o) {
     manifest::RenderContext rc{ctx.processes, ctx.files, ctx.env, log, nullptr,
                                std::chrono::seconds(300), manifest::DefaultCacheDir(ctx.env)};
     rc.apply_default_namespace = false;  // below, once every manifest's CRDs are known
     if (caps) rc.capabilities = [caps] { return caps->Get(); };
     rc.default_kube_version = std::string(BuildKubeVersion());
     rc.plugin_version = util::StrCat(BuildVersion(), " ", BuildCommit());
-    rendered[i] = RenderThroughCaches(*manifests[i], file, rc, options, run.identities->context_namespace());
-  });
-  for (auto& r : rendered) {
-    if (!r) return r.error();
-    if (r->rendered) run.identities->AddCrds(r->rendered->objects);
+    rendered[i] = RenderThroughCaches(*manifests[i], file, rc, o, run.identities->context_namespace());
+  };
+  util::ParallelFor(manifests.size(), kRenderConcurrency, [&](size_t i) { render(i, options); });
+  for (size_t i = 0; i < rendered.size(); ++i) {
+    if (!rendered[i]) return rendered[i].error();
+    if (rendered[i]->rendered) {
+      run.identities->AddCrds(rendered[i]->rendered->objects);
+    } else {  // its state records the render: the scopes its CRDs declared are recorded with it
+      run.identities->AddCrdScopes(options.states->at(manifests[i]->name).metadata.crd_scopes);
+    }
   }
   for (size_t i = 0; i < rendered.size(); ++i) {
-    CachedRender& r = *rendered[i];
-    if (r.rendered) {
-      manifest::SetDefaultNamespace(r.rendered->objects, r.rendered->default_namespace, run.identities.get());
-      run.manifests.push_back(state::Desire(std::move(*r.rendered), *run.identities));
-    } else {
-      run.manifests.push_back(state::DesireFromState(manifests[i]->name, options.states->at(manifests[i]->name),
-                                                     *run.identities));
-    }
-    run.manifests.back().input_digest = r.render_digest;
+    const auto render_again = [&] {
+      render(i, RenderOptions{options.use_cache, nullptr});
+      return std::move(rendered[i]);
+    };
+    auto desired = Desire(*manifests[i], std::move(*rendered[i]), options, *run.identities, log, render_again);
+    if (!desired) return desired.error();
+    run.manifests.push_back(std::move(*desired));
   }
   if (auto st = state::CheckRenderedOnce(run.manifests); !st) return st.error();
   return run;

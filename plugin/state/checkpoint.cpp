@@ -68,9 +68,13 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
       ApplyChanges(snapshot, t.changes);
       if (t.metadata) snapshot.metadata = *t.metadata;  // Write names the shards itself
       // A render is recorded only with the entries the final write leaves: any other write drops it.
-      if (!t.metadata || snapshot.metadata.render_digest.empty()) snapshot.metadata.render_digest.clear();
+      if (!t.metadata || snapshot.metadata.render_digest.empty()) {
+        snapshot.metadata.render_digest.clear();
+        snapshot.metadata.crd_scopes.clear();
+        snapshot.metadata.kind_scopes.clear();
+      }
       snapshot.metadata.entries_digest =
-          snapshot.metadata.render_digest.empty() ? "" : EntriesDigest(snapshot.entries);
+          snapshot.metadata.render_digest.empty() ? "" : EntriesDigest(snapshot.entries, snapshot.metadata);
       if (t.origin) snapshot.metadata.origin = *t.origin;
       if (t.context_namespace) snapshot.metadata.context_namespace = *t.context_namespace;
       version = t.version;

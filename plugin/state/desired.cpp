@@ -1,5 +1,6 @@
 #include "state/desired.hpp"
 
+#include "manifest/objects.hpp"
 #include "state/content_hash.hpp"
 #include "util/profile.hpp"
 #include "util/strings.hpp"
@@ -10,6 +11,7 @@ DesiredManifest Desire(manifest::RenderedManifest rendered, IdentityResolver& id
   DesiredManifest out;
   out.name = rendered.name;
   out.always_sync = rendered.always_sync;
+  out.crd_scopes = manifest::CrdScopes(rendered.objects);
   out.objects.reserve(rendered.objects.size());
   for (size_t i = 0; i < rendered.objects.size(); ++i) {
     nlohmann::json& object = rendered.objects[i];

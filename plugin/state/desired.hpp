@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ struct DesiredManifest {
   /// The digest of the render's inputs and the context namespace (render_record.hpp); empty when the
   /// inputs cannot all be named. A sync records it in the state it leaves exactly equal to this render.
   std::string input_digest = {};
+  /// The scopes its CustomResourceDefinitions declare (manifest::CrdScopes), recorded with the render.
+  std::map<std::string, bool> crd_scopes = {};
+  /// The scopes the kinds of its custom resources resolved to (KindScopes in render_record.hpp), recorded with
+  /// the render; set once every manifest's CRDs are known.
+  std::map<std::string, std::string> kind_scopes = {};
   /// Not rendered: its inputs are those of the render the state records, so `objects` stand for the state's
   /// entries (key, identity and hash; the object holds only apiVersion, kind and metadata name/namespace).
   bool from_state = false;

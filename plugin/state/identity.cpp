@@ -13,7 +13,10 @@ std::string ObjectIdentity::Describe() const {
 }
 
 void IdentityResolver::AddCrds(const std::vector<nlohmann::json>& objects) {
-  auto scopes = manifest::CrdScopes(objects);
+  AddCrdScopes(manifest::CrdScopes(objects));
+}
+
+void IdentityResolver::AddCrdScopes(const std::map<std::string, bool>& scopes) {
   if (scopes.empty()) return;
   std::lock_guard<std::mutex> lock(mu_);
   crds_.insert(scopes.begin(), scopes.end());

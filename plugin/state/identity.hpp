@@ -44,6 +44,8 @@ class IdentityResolver : public manifest::ScopeLookup {
 
   /// Learns the scopes declared by CustomResourceDefinitions among `objects`.
   void AddCrds(const std::vector<nlohmann::json>& objects);
+  /// Learns scopes ("group/Kind" -> namespaced) as CustomResourceDefinitions declared them (a render's record).
+  void AddCrdScopes(const std::map<std::string, bool>& scopes);
   /// The identity of `key` (its manifest is ignored).
   ObjectIdentity Resolve(const StateKey& key) { return Resolve(key, context_namespace_); }
   /// The identity of a stored `key` of a state whose `_metadata` recorded `recorded_namespace` as the

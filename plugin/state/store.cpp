@@ -50,39 +50,14 @@ std::string ShardName(const std::string& manifest, const std::string& generation
   return StrCat(kConfigMapPrefix, manifest, ".", generation, ".", index);
 }
 
-std::string EncodeMetadata(const Metadata& m) {
-  // Key order matches the Go struct (gitCommitHash, lastSyncedAt) so both tools write the same bytes.
-  std::string out = StrCat("{\"gitCommitHash\":", json(m.git_commit_hash).dump(), ",\"lastSyncedAt\":",
-                           json(m.last_synced_at).dump());
-  const auto origin_json = [](const Origin& o) {
-    return StrCat("{\"path\":", json(o.path).dump(), ",\"repository\":", json(o.repository).dump(), "}");
-  };
-  if (!m.origin.empty()) out += ",\"origin\":" + origin_json(m.origin);
-  if (!m.shards.empty()) out += StrCat(",\"shards\":", json(m.shards).dump());
-  if (!m.taken_from.empty()) {
-    out += ",\"takenFrom\":[";
-    for (size_t i = 0; i < m.taken_from.size(); ++i) out += (i == 0 ? "" : ",") + origin_json(m.taken_from[i]);
-    out += "]";
-  }
-  if (!m.context_namespace.empty()) out += ",\"contextNamespace\":" + json(m.context_namespace).dump();
-  if (!m.render_digest.empty()) {
-    out += StrCat(",\"renderDigest\":", json(m.render_digest).dump(), ",\"entriesDigest\":", json(m.entries_digest).dump());
-  }
-  return out + "}";
-}
-
-std::string EntriesDigest(const std::map<std::string, std::string>& entries) {
-  std::string text;
-  for (const auto& [key, value] : entries) text += StrCat(key, "\t", value, "\n");
-  return util::Sha256Hex(text);
-}
-
 std::vector<std::map<std::string, std::string>> BuildShards(const std::string& manifest,
                                                             const std::map<std::string, std::string>& entries,
                                                             Metadata metadata, const std::string& generation) {
   std::vector<std::map<std::string, std::string>> shards(1);
-  // The base also carries `_metadata`, which names the shards: leave room for it.
-  size_t size = 4096;
+  // The base also carries `_metadata`, which names the shards: leave room for it (its render record grows with
+  // the kinds and CRDs of the manifest) and for the shard names.
+  metadata.shards.clear();
+  size_t size = EncodeMetadata(metadata).size() + 4096;
   for (const auto& [key, hash] : entries) {
     const std::string data_key = DataKeyFor(key);
     std::string value = EncodeEntry(hash, IsHashedDataKey(data_key) ? key : "");
@@ -101,64 +76,6 @@ std::vector<std::map<std::string, std::string>> BuildShards(const std::string& m
 }
 
 namespace {
-
-util::Status ParseMetadata(const std::string& configmap, const std::string& text, Metadata& m) {
-  const json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
-    return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata is not a JSON object"));
-  }
-  // A render record of the wrong type is no record (the manifest is rendered), never an unreadable state.
-  for (auto [field, out] : {std::pair{"renderDigest", &m.render_digest}, std::pair{"entriesDigest", &m.entries_digest}}) {
-    const json value = doc.value(field, json());
-    *out = value.is_string() ? value.get<std::string>() : "";
-  }
-  for (auto [field, out] : {std::pair{"gitCommitHash", &m.git_commit_hash}, std::pair{"lastSyncedAt", &m.last_synced_at},
-                            std::pair{"contextNamespace", &m.context_namespace}}) {
-    const json value = doc.value(field, json());
-    if (!value.is_null() && !value.is_string()) {
-      return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata ", field, " is not a string"));
-    }
-    *out = value.is_string() ? value.get<std::string>() : "";
-  }
-  if (!m.context_namespace.empty()) {  // it becomes a path segment of requests: never trusted as read
-    if (auto problem = manifest::NamespaceProblem(m.context_namespace)) {
-      return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata contextNamespace: ", *problem));
-    }
-  }
-  const auto origin_of = [](const json& o) {
-    const json repository = o.value("repository", json()), path = o.value("path", json());
-    return Origin{repository.is_string() ? repository.get<std::string>() : "", path.is_string() ? path.get<std::string>() : ""};
-  };
-  const json origin = doc.value("origin", json::object());
-  if (origin.is_object()) m.origin = origin_of(origin);
-  m.taken_from.clear();
-  const json taken = doc.value("takenFrom", json::array());
-  if (!taken.is_array()) {
-    return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata takenFrom is not a list"));
-  }
-  for (const auto& o : taken) {
-    if (!o.is_object()) return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata takenFrom is not a list of origins"));
-    m.taken_from.push_back(origin_of(o));
-  }
-  m.shards.clear();
-  const json shards = doc.value("shards", json());
-  if (!shards.is_null() && !shards.is_number_integer() && !shards.is_array()) {
-    return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata shards is not a list of names"));
-  }
-  if (shards.is_number_integer()) {  // the older form: `<base>-1` .. `<base>-N`
-    const int64_t n = shards.get<int64_t>();
-    if (n < 0 || n > 1000) return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": bad shard count"));
-    for (int64_t i = 1; i <= n; ++i) m.shards.push_back(StrCat(configmap, "-", i));
-  } else if (shards.is_array()) {
-    for (const auto& name : shards) {
-      if (!name.is_string() || !util::StartsWith(name.get<std::string>(), configmap + ".")) {
-        return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata names a foreign shard"));
-      }
-      m.shards.push_back(name.get<std::string>());
-    }
-  }
-  return util::Ok();
-}
 
 enum class Role { kBase, kShard };
 

@@ -61,6 +61,13 @@ struct Metadata {
   /// writers keep it as read): a state changed since by anyone (state forget, the Go tool) no longer
   /// matches, and is diffed against a fresh render.
   std::string entries_digest = {};
+  /// The scopes the recorded render's CustomResourceDefinitions declare ("group/Kind" -> namespaced), written
+  /// with `render_digest`: a manifest not rendered gives other manifests' keys the scopes its render would.
+  std::map<std::string, bool> crd_scopes = {};
+  /// The scope each kind of the recorded render's custom resources resolved to when its keys were made
+  /// ("group/Kind" -> "Namespaced", "Cluster" or "Unknown"; KindScopes), written with `render_digest`: another
+  /// manifest's CRDs or the cluster decide it, so a manifest whose kinds resolve otherwise now is rendered.
+  std::map<std::string, std::string> kind_scopes = {};
   bool operator==(const Metadata&) const = default;
 };
 
@@ -86,10 +93,16 @@ std::string ConfigMapName(const std::string& manifest);
 /// Manifest names never contain '.', so a shard never collides with another manifest's ConfigMap.
 std::string ShardName(const std::string& manifest, const std::string& generation, int index);
 /// The Go tool's `_metadata` JSON: {"gitCommitHash":"...","lastSyncedAt":"..."}, then when set
-/// "origin":{"path":"...","repository":"..."}, "shards":[...], "takenFrom":[...] and "contextNamespace":"...".
+/// "origin":{"path":"...","repository":"..."}, "shards":[...], "takenFrom":[...], "contextNamespace":"..." and
+/// the render record ("renderDigest", "entriesDigest", "crdScopes":{"group/Kind":"Namespaced"|"Cluster"},
+/// "kindScopes":{"group/Kind":"Namespaced"|"Cluster"|"Unknown"}).
 std::string EncodeMetadata(const Metadata& metadata);
-/// SHA-256 over the entries (key and value per line, in key order), 64 hex digits.
-std::string EntriesDigest(const std::map<std::string, std::string>& entries);
+/// Reads `_metadata` of ConfigMap `configmap` into `metadata` (kInput when it is not the Go tool's form or ours;
+/// a malformed render record only reads as none).
+util::Status ParseMetadata(const std::string& configmap, const std::string& text, Metadata& metadata);
+/// SHA-256 over the entries (key and value per line, in key order) and the scopes recorded with them
+/// (Metadata::crd_scopes and kind_scopes of `record`; none adds nothing), 64 hex digits.
+std::string EntriesDigest(const std::map<std::string, std::string>& entries, const Metadata& record = {});
 /// Builds the `data` maps for a state: the base first, then spill shards named ShardName(manifest,
 /// generation, i), each under kShardBytes. The base's `_metadata` names the shards.
 std::vector<std::map<std::string, std::string>> BuildShards(const std::string& manifest,

@@ -464,7 +464,11 @@ util::Result<SyncReport> SyncEngine::Run(std::vector<SyncInput>& inputs, const s
       for (const auto& in : inputs) {
         Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), o.origin, {}, in.stored.metadata.taken_from,
                       in.context_namespace};
-        if (LeftAsRendered(in, report.results)) meta.render_digest = in.desired.input_digest;
+        if (LeftAsRendered(in, report.results)) {
+          meta.render_digest = in.desired.input_digest;
+          meta.crd_scopes = in.desired.crd_scopes;
+          meta.kind_scopes = in.desired.kind_scopes;
+        }
         if (meta.origin.empty()) meta.origin = in.stored.metadata.origin;
         cp.SetMetadata(in.desired.name, meta);
       }

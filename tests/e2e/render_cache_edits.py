@@ -5,14 +5,16 @@ Builds a platform repository (plain manifests, a glob, kustomize overlays over a
 manifest's folder with a patch, a component, configMapGenerator files and envs (one taking a variable from
 the environment), an include file, an environment used by the template, and a helmfile over a local chart
 outside its folder with a values file, a helper template and a variable of the environment read by the
-helmfile's template), then edits, at random, any file a manifest can read. After each edit,
+helmfile's template, CRDs whose custom resources are in another manifest), then edits, at random, any file a
+manifest can read (and now and then deletes the CRDs from the cluster). After each edit,
 `build` and `state diff -o json` must print the same bytes and exit the same with the caches as with
 --no-render-cache. Every few edits a `state sync --prune` records renders in the states (so later diffs
 take the not-rendered path), and now and then a state entry is forgotten (its state no longer records the
-render exactly). Usage: render_cache_edits.py PLUGIN WORKDIR NAMESPACE EDITS SEED
+render exactly). Usage: render_cache_edits.py PLUGIN WORKDIR NAMESPACE EDITS SEED (RC_VERBOSE=1 prints each edit)
 """
 import os
 import random
+import shutil
 import subprocess
 import sys
 
@@ -34,6 +36,30 @@ def cm(name, value, namespace=None):
     return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n%sdata:\n  v: %s\n" % (meta, value)
 
 
+def crd_group():
+    return "%s.example.com" % prefix
+
+
+def crd(kind, scope):
+    return f"""apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: {kind.lower()}s.{crd_group()}
+spec:
+  group: {crd_group()}
+  scope: {scope}
+  names: {{kind: {kind}, plural: {kind.lower()}s, singular: {kind.lower()}, listKind: {kind}List}}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+"""
+
+
 def setup():
     write("tazuna.yaml", f"""apiVersion: tazuna.pepabo.com/v1
 kind: Tazuna
@@ -44,6 +70,8 @@ spec:
   manifests:
     - {{name: {prefix}-plain, type: manifests, path: ./plain, manifests: {{defaultNamespace: {ns}}}}}
     - {{name: {prefix}-glob, type: manifests, path: "./glob/*.yaml"}}
+    - {{name: {prefix}-crds, type: manifests, path: ./crds}}
+    - {{name: {prefix}-crs, type: manifests, path: ./crs, manifests: {{defaultNamespace: {ns}-cr}}}}
     - name: {prefix}-hf
       type: helmfile
       path: ./hf
@@ -86,6 +114,13 @@ spec:
         write("plain/p%d.yaml" % i, cm("%s-p%d" % (prefix, i), '"%d"' % i))
     for i in range(2):
         write("glob/g%d.yaml" % i, cm("%s-g%d" % (prefix, i), '"g%d"' % i, ns))
+    # CRDs in a manifest of their own: their scopes decide the keys of custom resources in other manifests (the
+    # Zone is cluster-scoped, not in its manifest's default namespace, which -n would refuse, only because its CRD
+    # says so), also when the CRDs are not served.
+    for kind, scope in (("Zone", "Cluster"), ("Widget", "Namespaced")):
+        write("crds/%s.yaml" % kind.lower(), crd(kind, scope))
+        write("%s/%s.yaml" % ("crs" if kind == "Zone" else "plain", kind.lower()), "apiVersion: %s/v1\nkind: %s\nmetadata:\n  name: %s-%s\nspec:\n  v: 1\n"
+              % (crd_group(), kind, prefix, kind.lower()))
     write("base/kustomization.yaml", "resources:\n- cm.yaml\n- deploy.yaml\n")
     write("base/cm.yaml", cm("base", '"b"'))
     write("base/deploy.yaml", """apiVersion: apps/v1
@@ -136,11 +171,11 @@ def files():
 def edit(step):
     """One random edit; returns what it did."""
     kind = rng.choice(["value", "value", "value", "add", "remove", "touch", "replicas", "include", "env",
-                       "generator", "kustomization", "envvar", "helm", "helm"])
+                       "generator", "kustomization", "envvar", "helm", "helm", "crd"])
     fs = files()
     if kind == "value":
         rel = rng.choice([f for f in fs if f.endswith((".yaml", ".txt", ".env")) and "kustomization" not in f
-                          and f not in ("tazuna.yaml", "inc/more.yaml")])
+                          and f not in ("tazuna.yaml", "inc/more.yaml") and not f.startswith("crds/")])
         with open(os.path.join(repo, rel), "a") as f:
             f.write("# edit %d\n" % step if rel.endswith(".yaml") else "C%d=%d\n" % (step, step) if rel.endswith(".env")
                     else "line %d\n" % step)
@@ -185,6 +220,20 @@ def edit(step):
         return "RC_VAR=" + os.environ["RC_VAR"]
     if kind == "helm":
         return edit_helm(step)
+    if kind == "crd":  # the CRDs leave the cluster (restore_crds brings them back) and their custom resources or the
+        # Widget's scope change: the scopes of kinds nobody serves come from the CRDs' render (or its record)
+        for name in ("zones", "widgets"):
+            subprocess.run(["kubectl", "delete", "crd", "%s.%s" % (name, crd_group()), "--ignore-not-found"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        # as on a machine without a discovery cache: the next commands learn that the CRDs are not served
+        shutil.rmtree(os.path.join(os.environ["KUBECACHEDIR"], "discovery"), ignore_errors=True)
+        if rng.random() < 0.5:  # plain is not edited: rendered only because its Widget's scope changed
+            write("crds/widget.yaml", crd("Widget", "Cluster"))
+            return "CRDs deleted from the cluster, the Widget made cluster-scoped"
+        for rel in ("crs/zone.yaml", "plain/widget.yaml"):
+            with open(os.path.join(repo, rel), "a") as f:
+                f.write("  e%d: %d\n" % (step, step))
+        return "CRDs deleted from the cluster, their resources changed"
     if kind == "generator":
         env = rng.choice(["dev", "prod"])
         write("apps/%s/data.txt" % env, "data %d\n" % rng.randrange(10**6))
@@ -225,6 +274,15 @@ def edit_helm(step):
     return "helm " + kind
 
 
+def restore_crds():
+    write("crds/widget.yaml", crd("Widget", "Namespaced"))
+    for name in ("zone", "widget"):
+        subprocess.run(["kubectl", "apply", "--server-side", "--field-manager", "tazuna", "-f",
+                        os.path.join(repo, "crds/%s.yaml" % name)], stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(["kubectl", "wait", "--for", "condition=Established", "crd/zones." + crd_group(),
+                    "crd/widgets." + crd_group()], stdout=subprocess.DEVNULL, check=True)
+
+
 def start(*args):
     return subprocess.Popen([plugin, *args, "-n", ns, "-f", os.path.join(repo, "tazuna.yaml")],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -237,6 +295,17 @@ def finish(p):
 
 def run(*args):
     return finish(start(*args))
+
+
+def sync(step, env, *flags):
+    """A sync that records the renders; 1 (and what it said) when it failed."""
+    p = subprocess.run([plugin, "state", "sync", *flags, "--wait=false", "-e", env, "-n", ns, "-f",
+                        os.path.join(repo, "tazuna.yaml")], capture_output=True, text=True)
+    if p.returncode == 0:
+        return 0
+    said = [line for line in (p.stdout + p.stderr).splitlines() if "failed" in line or "rror" in line]
+    print("FAIL - edit %d: the sync failed (rc=%d): %s" % (step, p.returncode, " | ".join(said)[-800:]))
+    return 1
 
 
 def compare(step, what, env):
@@ -264,23 +333,27 @@ def main():
     setup()
     subprocess.run(["git", "init", "-q", repo], check=True)
     env = "dev"
-    failures = syncs = forgets = 0
-    run("state", "sync", "--wait=false", "-e", env)
+    failures = syncs = forgets = failed_syncs = 0
+    failed_syncs += sync(0, env)
     for step in range(1, edits + 1):
         what = edit(step)
+        print("edit %d: %s" % (step, what), flush=True) if os.environ.get("RC_VERBOSE") else None
         if what == "environment only":
             env = "prod" if env == "dev" else "dev"
         failures += compare(step, what, env)
+        if what.startswith("CRDs deleted"):  # back, as they were: a sync applies only what changed
+            restore_crds()
         if step % 12 == 0:
-            run("state", "sync", "--prune", "--wait=false", "-e", env)
+            failed_syncs += sync(step, env, "--prune")
             syncs += 1
         elif step % 29 == 0:
             run("state", "forget", "-m", "%s-plain" % prefix, "/v1/ConfigMap/%s/%s-p0" % (ns, prefix))
             forgets += 1
             failures += compare(step, "state forget", env)
-    print("%s - %d edits, %d syncs, %d forgets, %d mismatches" % ("ok  " if failures == 0 else "FAIL", edits, syncs,
-                                                                   forgets, failures))
-    return 1 if failures else 0
+    # a failed sync records no render: the diffs after it would not take the not-rendered path
+    print("%s - %d edits, %d syncs (%d failed), %d forgets, %d mismatches" % (
+        "ok  " if failures == 0 and failed_syncs == 0 else "FAIL", edits, syncs, failed_syncs, forgets, failures))
+    return 1 if failures or failed_syncs else 0
 
 
 sys.exit(main())

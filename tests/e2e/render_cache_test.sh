@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # e2e (#27): the render caches never change what build and state diff print. A differential test edits, at
 # random, any file a manifest can read (plain and glob manifests, a kustomize base outside the manifest's
-# folder, a patch, a component, configMapGenerator files and envs, an include file, the environment) and
+# folder, a patch, a component, configMapGenerator files and envs, an include file, the environment, CRDs whose
+# custom resources are in another manifest, now and then deleted from the cluster) and
 # requires byte-identical output and exit codes with the caches and with --no-render-cache after each edit
 # (tests/e2e/render_cache_edits.py), with syncs in between so that diffs take the not-rendered path.
 # Release build: 200 edits, about 2.5 minutes. The sanitizer pass runs 40 (same code paths, ~5x slower);
@@ -20,6 +21,7 @@ sanitizer_build && edits=${RENDER_CACHE_EDITS:-40}
 ns=$(new_namespace rc)
 kubectl create namespace "$ns" >/dev/null
 export XDG_CACHE_HOME=$E2E_TMP/cache  # a cache of its own: nothing from other runs
+export KUBECACHEDIR=$E2E_TMP/kubecache  # discovery's too: the edits that delete CRDs drop it
 out=$(python3 "$E2E_DIR/render_cache_edits.py" "$TAZUNA_BUILD_DIR/kubectl-tazuna" "$E2E_TMP" "$ns" "$edits" "${RENDER_CACHE_SEED:-$RANDOM}")
 rc=$?
 printf '%s\n' "$out" | grep -E '^(FAIL|  )' | head -40
@@ -35,6 +37,10 @@ expect_contains "$OUT" "No changes detected." "nothing to do"
 expect_not_contains "$ERR" "rendering manifest \"$prefix-plain\"" "plain: not rendered"
 expect_not_contains "$ERR" "rendering manifest \"$prefix-glob\"" "glob: not rendered"
 expect_contains "$ERR" "manifest \"$prefix-hf\" not rendered: its state records" "helmfile over a local chart: not rendered"
+expect_contains "$ERR" "manifest \"$prefix-crds\" not rendered: its state records" "CRDs: not rendered (scopes recorded)"
+cm_meta=$(kubectl get configmap -n tazuna "tazuna-state-$prefix-crds" -o jsonpath='{.data._metadata}')
+expect_contains "$cm_meta" "\"crdScopes\":{\"$prefix.example.com/Widget\":\"Namespaced\",\"$prefix.example.com/Zone\":\"Cluster\"}" \
+  "the CRDs' scopes are recorded with the render"
 expect_contains "$ERR" "manifest \"$prefix-app-dev\" is rendered every time: kustomize:" "app-dev: always rendered ..."
 expect_contains "$ERR" "takes \"RC_VAR\" from the environment" "... as it reads a variable of the environment"
 expect_contains "$ERR" "manifest \"$prefix-plain\" not rendered: its state records the render of the same inputs" "says why"
@@ -52,5 +58,19 @@ expect_rc 1 "diff after the forget" kubectl tazuna state diff -n "$ns" -e dev -v
 expect_not_contains "$ERR" "manifest \"$prefix-glob\" not rendered" "a state changed since the sync: not taken from it"
 expect_contains "$OUT" "$prefix-g0" "the forgotten object shows as added"
 
+# A manifest's keys depend on scopes other manifests' CRDs give: selected alone (-m) with its CRDs gone from the
+# cluster, the custom resources' manifest is rendered (its kinds' scopes are unknown now), as without the caches.
+expect_rc 0 "sync before the CRDs go" kubectl tazuna state sync -n "$ns" -e dev --wait=false
+kubectl delete crd "zones.$prefix.example.com" "widgets.$prefix.example.com" >/dev/null
+rm -rf "$KUBECACHEDIR/discovery"
+run kubectl tazuna state diff -n "$ns" -e dev -m "$prefix-crs" -o json -v 2
+cached_rc=$RC cached="$OUT $(printf '%s\n' "$ERR" | grep '^error')"
+expect_contains "$ERR" "manifest \"$prefix-crs\" is rendered: the scopes of its custom resources' kinds changed" \
+  "the manifest alone, its kinds' scopes unknown now: rendered"
+run kubectl tazuna state diff -n "$ns" -e dev -m "$prefix-crs" -o json --no-render-cache
+expect_eq "$RC $OUT $(printf '%s\n' "$ERR" | grep '^error')" "$cached_rc $cached" "the same answer as without the caches"
+
 kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1
+kubectl delete crd "zones.$prefix.example.com" "widgets.$prefix.example.com" --ignore-not-found --wait=false >/dev/null 2>&1
+kubectl get configmap -n tazuna -o name | grep "/tazuna-state-$prefix-" | xargs -r kubectl delete -n tazuna >/dev/null 2>&1
 finish

@@ -105,19 +105,25 @@ TEST_CASE("checkpoint: a render digest is written only by the final write, with 
   Checkpointer cp(store, c.clock, std::chrono::milliseconds(0));
   ManifestState start = ReadAtVersion1();
   start.metadata.render_digest = std::string(64, 'o');  // recorded by an earlier sync
-  start.metadata.entries_digest = EntriesDigest(start.entries);
+  start.metadata.crd_scopes = {{"example.com/Widget", true}};
+  start.metadata.kind_scopes = {{"example.com/Widget", "Namespaced"}};
+  start.metadata.entries_digest = EntriesDigest(start.entries, start.metadata);
   cp.Track(start);
   cp.Set("m", "m//v1/ConfigMap/a", "");  // an intent: the earlier render is no longer what the state holds
   REQUIRE(cp.FlushAll());
   CHECK_FALSE(c.LastMetadata().contains("renderDigest"));
+  CHECK_FALSE(c.LastMetadata().contains("crdScopes"));
+  CHECK_FALSE(c.LastMetadata().contains("kindScopes"));
   cp.Set("m", "m//v1/ConfigMap/a", std::string(64, '1'));
   Metadata final_meta;
   final_meta.render_digest = std::string(64, 'n');
+  final_meta.crd_scopes = {{"example.com/Zone", false}};
   cp.SetMetadata("m", final_meta);
   REQUIRE(cp.FlushAll());
   const auto meta = c.LastMetadata();
   CHECK(meta["renderDigest"] == std::string(64, 'n'));
-  CHECK(meta["entriesDigest"] == EntriesDigest({{"m//v1/ConfigMap/a", std::string(64, '1')}}));
+  CHECK(meta["crdScopes"] == nlohmann::json{{"example.com/Zone", "Cluster"}});
+  CHECK(meta["entriesDigest"] == EntriesDigest({{"m//v1/ConfigMap/a", std::string(64, '1')}}, final_meta));
 }
 
 TEST_CASE("checkpoint: confirmations are written once they reach a quarter of the state; intents at once") {

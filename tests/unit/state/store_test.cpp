@@ -52,6 +52,40 @@ TEST_CASE("store: the context namespace comes last, reads back, and must be a na
   }
 }
 
+TEST_CASE("store: a render record with its CRD scopes comes last and reads back; a malformed one reads as none") {
+  Metadata m{"c", "t", {}, {}, {}, ""};
+  m.render_digest = std::string(64, 'r');
+  m.entries_digest = std::string(64, 'e');
+  m.crd_scopes = {{"example.com/Widget", true}, {"example.com/Zone", false}};
+  m.kind_scopes = {{"example.com/Zone", "Cluster"}, {"other.io/Thing", "Unknown"}};
+  const std::string text = EncodeMetadata(m);
+  CHECK(text == R"({"gitCommitHash":"c","lastSyncedAt":"t","renderDigest":")" + std::string(64, 'r') +
+                    R"(","entriesDigest":")" + std::string(64, 'e') +
+                    R"(","crdScopes":{"example.com/Widget":"Namespaced","example.com/Zone":"Cluster"},)" +
+                    R"("kindScopes":{"example.com/Zone":"Cluster","other.io/Thing":"Unknown"}})");
+  ManifestState back;
+  REQUIRE(ParseData("tazuna-state-m", {{"_metadata", text}}, back));
+  CHECK(back.metadata == m);
+  for (const char* bad : {R"({"renderDigest":"r","crdScopes":{"g/K":true}})", R"({"renderDigest":"r","crdScopes":{"g/K":"x"}})",
+                          R"({"renderDigest":"r","crdScopes":[]})", R"({"renderDigest":"r","kindScopes":{"g/K":"Maybe"}})",
+                          R"({"renderDigest":"r","kindScopes":"x"})"}) {
+    CAPTURE(bad);
+    ManifestState out;
+    REQUIRE(ParseData("tazuna-state-m", {{"_metadata", bad}}, out));  // the state reads; the record does not
+    CHECK(out.metadata.render_digest.empty());
+    CHECK(out.metadata.crd_scopes.empty());
+    CHECK(out.metadata.kind_scopes.empty());
+  }
+  Metadata a, b;
+  a.crd_scopes = {{"g/K", true}};
+  b.crd_scopes = {{"g/K", false}};
+  CHECK(EntriesDigest({{"k", "v"}}) != EntriesDigest({{"k", "v"}}, a));
+  CHECK(EntriesDigest({{"k", "v"}}, a) != EntriesDigest({{"k", "v"}}, b));
+  b.crd_scopes = a.crd_scopes;
+  b.kind_scopes = {{"g/K", "Cluster"}};
+  CHECK(EntriesDigest({{"k", "v"}}, a) != EntriesDigest({{"k", "v"}}, b));
+}
+
 TEST_CASE("store: small state is one ConfigMap with encoded keys and Go entry values") {
   const auto shards = BuildShards("web", {{"web//v1/ConfigMap/ns/a", std::string(64, 'a')}}, {"c", "t", {}, {}, {}, ""}, "g");
   REQUIRE(shards.size() == 1);
