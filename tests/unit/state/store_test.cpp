@@ -115,6 +115,23 @@ TEST_CASE("store: large state spills into shards under the size limit and parses
   CHECK(back.metadata.shards[0] == "tazuna-state-m.0a1b2c3d.1");
 }
 
+TEST_CASE("store: the base ConfigMap leaves room for a large render record in its _metadata") {
+  std::map<std::string, std::string> entries;
+  for (int i = 0; i < 9000; ++i) entries["m//v1/ConfigMap/ns/object-" + std::to_string(i)] = std::string(64, 'f');
+  Metadata m{"c", "t", {}, {}, {}, ""};
+  m.render_digest = std::string(64, 'r');
+  m.entries_digest = std::string(64, 'e');
+  for (int i = 0; i < 3000; ++i) m.kind_scopes["group-" + std::to_string(i) + ".example.com/Kind"] = "Namespaced";
+  const auto shards = BuildShards("m", entries, m, "0a1b2c3d");
+  REQUIRE(shards.size() >= 2);
+  CHECK(shards[0].at("_metadata").size() > 100 * 1024);
+  for (const auto& shard : shards) {
+    size_t bytes = 0;
+    for (const auto& [k, v] : shard) bytes += k.size() + v.size();
+    CHECK(bytes <= kShardBytes + 1024);
+  }
+}
+
 TEST_CASE("store: _metadata names shards: the older count form, and never another manifest's ConfigMap") {
   ManifestState legacy;
   REQUIRE(ParseData("tazuna-state-app", {{"_metadata", R"({"gitCommitHash":"","lastSyncedAt":"t","shards":2})"}}, legacy));
