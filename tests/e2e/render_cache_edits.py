@@ -283,9 +283,9 @@ def restore_crds():
                     "crd/widgets." + crd_group()], stdout=subprocess.DEVNULL, check=True)
 
 
-def start(*args):
+def start(*args, stderr=subprocess.DEVNULL):
     return subprocess.Popen([plugin, *args, "-n", ns, "-f", os.path.join(repo, "tazuna.yaml")],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, stderr=stderr, text=True)
 
 
 def finish(p):
@@ -299,12 +299,12 @@ def run(*args):
 
 def sync(step, env, *flags):
     """A sync that records the renders; 1 (and what it said) when it failed."""
-    p = subprocess.run([plugin, "state", "sync", *flags, "--wait=false", "-e", env, "-n", ns, "-f",
-                        os.path.join(repo, "tazuna.yaml")], capture_output=True, text=True)
-    if p.returncode == 0:
+    p = start("state", "sync", *flags, "--wait=false", "-e", env, stderr=subprocess.STDOUT)
+    rc, out = finish(p)
+    if rc == 0:
         return 0
-    said = [line for line in (p.stdout + p.stderr).splitlines() if "failed" in line or "rror" in line]
-    print("FAIL - edit %d: the sync failed (rc=%d): %s" % (step, p.returncode, " | ".join(said)[-800:]))
+    said = [line for line in out.splitlines() if "failed" in line or "rror" in line]
+    print("FAIL - edit %d: the sync failed (rc=%d): %s" % (step, rc, " | ".join(said)[-800:]))
     return 1
 
 
