@@ -28,7 +28,8 @@ constexpr long kStallSeconds = 60;
 
 // One request in flight: the easy handle and everything it points into.
 struct Pending {
-  HttpRequest request;
+  explicit Pending(const HttpRequest& r) : request(r) {}
+  const HttpRequest& request;  ///< the caller's, which waits in Do() until the transfer is over
   CURL* easy = nullptr;  ///< borrowed from the transport's pool, given back reset
   curl_slist* headers = nullptr;
   curl_slist* connect_to = nullptr;
@@ -104,8 +105,7 @@ class CurlTransport : public Transport {
   }
 
   util::Result<HttpResponse> Do(const HttpRequest& request) override {
-    Pending p;
-    p.request = request;
+    Pending p(request);
     p.easy = Borrow();
     Configure(&p);
     std::future<CURLcode> result = p.done.get_future();
