@@ -30,7 +30,7 @@ constexpr long kStallSeconds = 60;
 struct Pending {
   explicit Pending(const HttpRequest& r) : request(r) {}
   const HttpRequest& request;  ///< the caller's, which waits in Do() until the transfer is over
-  CURL* easy = nullptr;  ///< borrowed from the transport's pool, given back reset
+  CURL* easy = nullptr;
   curl_slist* headers = nullptr;
   curl_slist* connect_to = nullptr;
   HttpResponse response;
@@ -40,6 +40,7 @@ struct Pending {
   ~Pending() {
     curl_slist_free_all(headers);
     curl_slist_free_all(connect_to);
+    if (easy) curl_easy_cleanup(easy);
   }
 };
 
@@ -101,51 +102,26 @@ class CurlTransport : public Transport {
     curl_multi_wakeup(multi_);
     thread_.join();
     curl_multi_cleanup(multi_);
-    for (CURL* easy : idle_) curl_easy_cleanup(easy);
   }
 
   util::Result<HttpResponse> Do(const HttpRequest& request) override {
     Pending p(request);
-    p.easy = Borrow();
     Configure(&p);
     std::future<CURLcode> result = p.done.get_future();
-    bool wake = false;
     {
       std::lock_guard<std::mutex> lock(mu_);
       queue_.push_back(&p);
-      wake = polling_;  // else the loop finds it before it polls again
     }
-    if (wake) curl_multi_wakeup(multi_);
+    curl_multi_wakeup(multi_);
     const CURLcode code = result.get();
-    auto out = [&]() -> util::Result<HttpResponse> {
-      if (code != CURLE_OK) return MapError(code, p);
-      long status = 0;
-      curl_easy_getinfo(p.easy, CURLINFO_RESPONSE_CODE, &status);
-      p.response.status = static_cast<int>(status);
-      return std::move(p.response);
-    }();
-    GiveBack(p.easy);
-    return out;
+    if (code != CURLE_OK) return MapError(code, p);
+    long status = 0;
+    curl_easy_getinfo(p.easy, CURLINFO_RESPONSE_CODE, &status);
+    p.response.status = static_cast<int>(status);
+    return std::move(p.response);
   }
 
  private:
-  // An easy handle from the pool (libcurl keeps its buffers across transfers), or a new one.
-  CURL* Borrow() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!idle_.empty()) {
-        CURL* easy = idle_.back();
-        idle_.pop_back();
-        return easy;
-      }
-    }
-    return curl_easy_init();
-  }
-  void GiveBack(CURL* easy) {
-    curl_easy_reset(easy);
-    std::lock_guard<std::mutex> lock(mu_);
-    idle_.push_back(easy);
-  }
   void Configure(Pending* p);
   void ConfigureDelivery(Pending* p);
   void ConfigureTls(Pending* p);
@@ -159,13 +135,11 @@ class CurlTransport : public Transport {
   std::thread thread_;
   std::mutex mu_;
   std::vector<Pending*> queue_;
-  std::vector<CURL*> idle_;  ///< easy handles no transfer uses
-  bool polling_ = false;     ///< the loop waits in curl_multi_poll (or is about to): wake it for new work
   bool stop_ = false;
 };
 
 void CurlTransport::Configure(Pending* p) {
-  CURL* e = p->easy;
+  CURL* e = p->easy = curl_easy_init();
   const HttpRequest& r = p->request;
   UrlParts url = ParseUrl(r.url);
   std::string effective = r.url;
@@ -264,16 +238,7 @@ void CurlTransport::Loop() {
       queue_.clear();
     }
     Perform();
-    {
-      // A request queued while this thread was awake is taken now; only one queued while it polls (or
-      // is about to) needs curl_multi_wakeup, which saves a wake-up per request when busy.
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!queue_.empty() || stop_) continue;
-      polling_ = true;
-    }
     curl_multi_poll(multi_, nullptr, 0, 1000, nullptr);
-    std::lock_guard<std::mutex> lock(mu_);
-    polling_ = false;
   }
 }
 

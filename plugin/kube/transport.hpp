@@ -53,9 +53,9 @@ struct Transport {
 };
 
 /// libcurl transport: one multi handle driven by a background thread, so concurrent Do() calls share
-/// connections and multiplex over HTTP/2; easy handles are reset and reused from one request to the next.
-/// TLS settings come from `config` (CA PEM replaces the system store, client cert/key, insecure,
-/// tls-server-name, TLS 1.2 minimum), plus proxy-url and gzip. curl_global_init must have run (main does it).
+/// connections and multiplex over HTTP/2. TLS settings come from `config` (CA PEM replaces the system
+/// store, client cert/key, insecure, tls-server-name, TLS 1.2 minimum), plus proxy-url and gzip.
+/// curl_global_init must have run (main does it).
 std::unique_ptr<Transport> NewCurlTransport(const RestConfig& config, util::Logger& log);
 
 }  // namespace tazuna::kube
