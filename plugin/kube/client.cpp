@@ -16,6 +16,8 @@ constexpr char kListLimit[] = "500";
 // A list that has not ended after this many pages (10 million objects at 500 a page) is a server that
 // keeps answering `continue`: stop rather than loop and grow without bound.
 constexpr int kMaxListPages = 20000;
+// An answer with the object's metadata only; a server that does not know that form answers with the object.
+constexpr char kMetadataAnswer[] = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
 
 // kubectl's discovery cache directory name: host and port with ':' made safe.
 std::string CacheHostPort(const std::string& server) {
@@ -172,6 +174,7 @@ util::Result<nlohmann::json> Client::Create(const nlohmann::json& object, const 
   AddDryRun(options.dry_run, &call.query);
   call.fence = options.fence;
   call.deadline = options.deadline;
+  if (options.metadata_answer) call.accept = kMetadataAnswer;
   return SendJson(call);
 }
 
@@ -182,6 +185,7 @@ util::Result<nlohmann::json> Client::Update(const nlohmann::json& object, const 
   AddDryRun(options.dry_run, &call.query);
   call.fence = options.fence;
   call.deadline = options.deadline;
+  if (options.metadata_answer) call.accept = kMetadataAnswer;
   return SendJson(call);
 }
 
@@ -227,8 +231,7 @@ util::Result<ApplyResult> Client::ApplyObject(const nlohmann::json& object, cons
     result.object = std::move(doc);
     return result;
   }
-  // A server that does not know the PartialObjectMetadata form answers with the object itself.
-  call->accept = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+  call->accept = kMetadataAnswer;
   auto resp = Send(*call);
   if (!resp) return resp.error();
   util::ProfileScope profiled(util::ProfilePhase::kParse);

@@ -43,6 +43,9 @@ struct RequestOptions {
   Fence fence = Fence::kCheck;  ///< kSkip: requests of the lock the fence guards (it cannot wait on itself)
   /// No attempt starts after this time, none runs past it, and no retry waits beyond it.
   std::optional<std::chrono::steady_clock::time_point> deadline{};
+  /// A create or replace is answered with the object's metadata only (PartialObjectMetadata; a server that
+  /// does not know that form sends the whole object): for writers that need only the new resourceVersion.
+  bool metadata_answer = false;
 };
 /// What a List returns: whole objects, or only their metadata (PartialObjectMetadata, much smaller).
 /// kMetadataQuiet: metadata, and the server's Warning headers are not printed (a scan the user did not

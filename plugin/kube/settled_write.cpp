@@ -38,8 +38,8 @@ util::Error TakenByOther(const json& object, bool create) {
 
 IsMine SameData(const json& object) {
   // A server's answer of any shape is compared, never trusted to be an object.
-  const json data = util::JsonObject(object, "data");
-  return [data](const json& live) { return util::JsonObject(live, "data") == data; };
+  const json* data = &util::JsonObject(object, "data");
+  return [data](const json& live) { return util::JsonObject(live, "data") == *data; };
 }
 
 util::Result<json> WriteSettled(Client& client, const json& object, const IsMine& mine, const RequestOptions& options,

@@ -29,13 +29,15 @@ inline constexpr int kSettleAttempts = 5;
 /// read back: `mine(live)` true means the write is stored; the object as before (absent for a create, the
 /// same resourceVersion for a replace) means it is not, and it is sent again (kSettleAttempts in all:
 /// the precondition keeps a late first copy from applying twice); anything else means another writer got
-/// there first. Returns the object as stored. Errors: kConflict naming the object when another writer's
+/// there first. Returns the object as stored (only its metadata when `options.metadata_answer` and the write
+/// itself was answered). Errors: kConflict naming the object when another writer's
 /// object is there, else the last error (with the read-back's when that failed). `fate`, when not null,
 /// is set on every return.
 util::Result<nlohmann::json> WriteSettled(Client& client, const nlohmann::json& object, const IsMine& mine,
                                           const RequestOptions& options = {}, WriteFate* fate = nullptr);
 
-/// An IsMine for objects whose `data` is the whole of what a write means (ConfigMaps, Secrets).
+/// An IsMine for objects whose `data` is the whole of what a write means (ConfigMaps, Secrets). It refers
+/// to `object` (a state's data is large: not copied), which must outlive it.
 IsMine SameData(const nlohmann::json& object);
 
 }  // namespace tazuna::kube

@@ -186,6 +186,7 @@ util::Result<std::vector<std::string>> StateStore::ListManifests() {
 }
 
 util::Status StateStore::EnsureNamespace() {
+  std::lock_guard<std::mutex> lock(*mu_);  // the first writer creates it, the others wait for it
   if (namespace_ready_) return util::Ok();
   auto ns = client_.Get({"v1", "Namespace", "", kStateNamespace});
   if (!ns) {
@@ -207,7 +208,10 @@ util::Status StateStore::WriteOne(ShardObject& object, const std::map<std::strin
   if (!object.resource_version.empty()) cm["metadata"]["resourceVersion"] = object.resource_version;
   if (util::ProfileEnabled()) util::ProfileBytes(util::ProfilePhase::kStateWrite, cm.dump().size());
   // A write whose answer is lost is settled by reading it back: the same data there means it is stored.
-  auto written = kube::WriteSettled(client_, cm, kube::SameData(cm), {}, fate);
+  // Only the new resourceVersion is read from the answer: it need not carry the state back.
+  kube::RequestOptions options;
+  options.metadata_answer = true;
+  auto written = kube::WriteSettled(client_, cm, kube::SameData(cm), options, fate);
   if (!written) return written.error();
   object.resource_version = util::MetaString(*written, "resourceVersion");
   return util::Ok();
@@ -270,6 +274,7 @@ void StateStore::CollectGarbage(const std::string& manifest, const std::vector<S
                                 const std::vector<std::string>& keep) {
   std::set<std::string> garbage;
   for (const auto& o : old) garbage.insert(o.name);
+  std::unique_lock<std::mutex> lock(*mu_);
   if (!shard_names_) {
     // Once per store: every shard in the namespace (metadata only), to find those a killed write left.
     auto listed = client_.List("v1", "ConfigMap", kStateNamespace, kShardLabel, kube::ListDetail::kMetadata);
@@ -283,6 +288,7 @@ void StateStore::CollectGarbage(const std::string& manifest, const std::vector<S
       if (IsShardOf(name, manifest)) garbage.insert(name);
     }
   }
+  lock.unlock();
   for (const auto& name : keep) garbage.erase(name);
   for (const auto& name : garbage) {
     // The older `<base>-N` names are also another manifest's base name (manifest `web-1`): such a shard
