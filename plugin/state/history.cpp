@@ -201,14 +201,26 @@ util::Result<Revision> FindRevision(const std::vector<Revision>& revisions, cons
                                                          hits.size(), " revisions"));
 }
 
+namespace {
+
+// The ConfigMap that records `r` (conditional on r.resource_version when set).
+json RevisionConfigMap(const Revision& r) {
+  json cm = {{"apiVersion", "v1"},
+             {"kind", "ConfigMap"},
+             {"metadata",
+              {{"name", ConfigMapNameOf(r.id)},
+               {"namespace", kStateNamespace},
+               {"labels", {{kRevisionLabel, "true"}, {"app.kubernetes.io/managed-by", "tazuna"}}}}},
+             {"data", {{"revision", RevisionToJson(r).dump()}}}};
+  if (!r.resource_version.empty()) cm["metadata"]["resourceVersion"] = r.resource_version;
+  return cm;
+}
+
+}  // namespace
+
 util::Status HistoryStore::Create(Revision& r) {
-  const json cm = {{"apiVersion", "v1"},
-                   {"kind", "ConfigMap"},
-                   {"metadata",
-                    {{"name", ConfigMapNameOf(r.id)},
-                     {"namespace", kStateNamespace},
-                     {"labels", {{kRevisionLabel, "true"}, {"app.kubernetes.io/managed-by", "tazuna"}}}}},
-                   {"data", {{"revision", RevisionToJson(r).dump()}}}};
+  r.resource_version.clear();
+  const json cm = RevisionConfigMap(r);
   // The name is this sync's own (a ULID): a record with our data there is ours, whatever the answer said.
   auto created = kube::WriteSettled(client_, cm, kube::SameData(cm));
   if (!created) return created.error().WithContext("recording revision " + r.id);
@@ -216,12 +228,15 @@ util::Status HistoryStore::Create(Revision& r) {
   return util::Ok();
 }
 
+// Replaces the record Create made, conditional on the version it left: a change by anyone else since is a
+// conflict, never overwritten. Without that version (none was read) the record's live one is read first.
 util::Status HistoryStore::Update(Revision& r) {
-  auto live = client_.Get({"v1", "ConfigMap", kStateNamespace, ConfigMapNameOf(r.id)});
-  if (!live) return live.error().WithContext("recording revision " + r.id);
-  json cm = *live;
-  if (!r.resource_version.empty()) util::WritableObject(cm, "metadata")["resourceVersion"] = r.resource_version;
-  cm["data"] = {{"revision", RevisionToJson(r).dump()}};
+  if (r.resource_version.empty()) {
+    auto live = client_.Get({"v1", "ConfigMap", kStateNamespace, ConfigMapNameOf(r.id)});
+    if (!live) return live.error().WithContext("recording revision " + r.id);
+    r.resource_version = util::MetaString(*live, "resourceVersion");
+  }
+  const json cm = RevisionConfigMap(r);
   auto updated = kube::WriteSettled(client_, cm, kube::SameData(cm));
   if (!updated) return updated.error().WithContext("recording revision " + r.id);
   r.resource_version = util::MetaString(*updated, "resourceVersion");
