@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/parallel.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -19,6 +20,9 @@ void ApplyChanges(ManifestState& state, const std::map<std::string, std::optiona
 }
 
 constexpr int kConflictRetries = 10;
+/// Manifests whose states are written at once: the round trips overlap, and each writer holds a few copies of
+/// its state (snapshot, data, request body) meanwhile.
+constexpr int kWritersAtOnce = 8;
 /// A confirmation checkpoint rewrites a manifest's whole state: it waits for changes worth a quarter of it.
 constexpr size_t kRewritesPerState = 4;
 
@@ -55,13 +59,18 @@ void Checkpointer::SetContextNamespace(const std::string& manifest, const std::s
 }
 
 util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
-  std::lock_guard<std::mutex> flush_lock(flush_mu_);
+  Tracked* tracked = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    tracked = &tracked_[manifest];
+  }
+  std::lock_guard<std::mutex> flush_lock(tracked->flush_mu);
   for (int attempt = 0;; ++attempt) {
     ManifestState snapshot;
     long version = 0;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      Tracked& t = tracked_[manifest];
+      Tracked& t = *tracked;
       if (!force && t.version == t.written_version) return util::Ok();
       snapshot = t.state;
       snapshot.manifest = manifest;
@@ -85,7 +94,7 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
     auto st = store_.Write(snapshot);
     if (st) {
       std::lock_guard<std::mutex> lock(mu_);
-      Tracked& t = tracked_[manifest];
+      Tracked& t = *tracked;
       t.state = std::move(snapshot);
       t.written_version = version;
       ++writes_;
@@ -97,7 +106,7 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
     auto fresh = store_.Read(manifest);  // another writer got there first: merge onto its state
     if (!fresh) return fresh.error();
     std::lock_guard<std::mutex> lock(mu_);
-    Tracked& t = tracked_[manifest];
+    Tracked& t = *tracked;
     t.state = std::move(*fresh);
     if (t.metadata) t.metadata->render_digest.clear();  // merged entries are no render's record
   }
@@ -114,11 +123,17 @@ std::vector<std::string> Checkpointer::Dirty(Pending which) {
   return names;
 }
 
+// Each manifest's write is whole by itself (store.hpp), so one failing does not stop the others: every write
+// started ends, and the first error is returned.
 util::Status Checkpointer::FlushEach(const std::vector<std::string>& names) {
-  for (const auto& name : names) {
-    if (auto st = Flush(name); !st) return st;
-  }
-  return util::Ok();
+  std::mutex mu;
+  util::Status first;
+  util::ParallelFor(names.size(), kWritersAtOnce, [&](size_t i) {
+    auto st = Flush(names[i]);
+    std::lock_guard<std::mutex> lock(mu);
+    if (!st && first) first = std::move(st);
+  });
+  return first;
 }
 
 util::Status Checkpointer::FlushAll() { return FlushEach(Dirty(Pending::kAny)); }

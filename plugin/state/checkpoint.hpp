@@ -20,7 +20,7 @@ namespace tazuna::state {
 /// the changes, not with the state times the sync's duration (a lost confirmation costs a re-apply).
 /// Writes are conditional on resourceVersion; on a conflict the state is re-read and this
 /// run's changes are re-applied on top (a concurrent writer is merged, not overwritten).
-/// Thread-safe.
+/// Different manifests are written in parallel (kWritersAtOnce), each by one writer at a time. Thread-safe.
 class Checkpointer {
  public:
   Checkpointer(StateStore& store, util::Clock& clock, std::chrono::milliseconds interval)
@@ -59,6 +59,7 @@ class Checkpointer {
     std::optional<std::string> context_namespace;  ///< recorded by every write (SetContextNamespace)
     long version = 0;          ///< bumped on every change
     long written_version = 0;  ///< version last written
+    std::mutex flush_mu;       ///< one writer of this manifest at a time
   };
 
   StateStore& store_;
@@ -70,8 +71,7 @@ class Checkpointer {
 
   std::chrono::milliseconds interval_;
   std::function<util::Status()> fence_;
-  std::mutex mu_;        // guards tracked_
-  std::mutex flush_mu_;  // one writer at a time
+  std::mutex mu_;  // guards tracked_ (its nodes never move: a Tracked is used by pointer outside the lock)
   std::map<std::string, Tracked> tracked_;
   std::chrono::system_clock::time_point last_flush_{};  // guarded by mu_
   bool flushing_ = false;                                 // guarded by mu_

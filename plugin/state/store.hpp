@@ -1,6 +1,8 @@
 #pragma once
 
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -114,7 +116,8 @@ std::vector<std::map<std::string, std::string>> BuildShards(const std::string& m
 /// `state.manifest` is set) belongs to another manifest, and a `_metadata` whose fields have the wrong type.
 util::Status ParseData(const std::string& configmap, const nlohmann::json& data, ManifestState& state);
 
-/// Reads and writes state ConfigMaps in namespace `tazuna`. Reads never need write permission.
+/// Reads and writes state ConfigMaps in namespace `tazuna`. Reads never need write permission. Different
+/// manifests' states may be read and written from different threads at once (never one manifest's).
 class StateStore {
  public:
   explicit StateStore(kube::Client& client) : client_(client) {}
@@ -155,6 +158,8 @@ class StateStore {
                       const std::vector<std::string>& keep);
 
   kube::Client& client_;
+  /// Guards what follows: manifests' states are written in parallel (a pointer: the store stays movable).
+  std::unique_ptr<std::mutex> mu_ = std::make_unique<std::mutex>();
   bool namespace_ready_ = false;
   std::string tooling_ = "tazuna/v0.0.0";
   std::optional<std::vector<std::string>> shard_names_;  ///< every shard that existed at the first write
