@@ -39,5 +39,6 @@ util::Result<nlohmann::json> WriteSettled(Client& client, const nlohmann::json& 
 /// An IsMine for objects whose `data` is the whole of what a write means (ConfigMaps, Secrets). It refers
 /// to `object` (a state's data is large: not copied), which must outlive it.
 IsMine SameData(const nlohmann::json& object);
+IsMine SameData(const nlohmann::json&& object) = delete;  ///< a temporary would not outlive it
 
 }  // namespace tazuna::kube

@@ -1,6 +1,7 @@
 #include "state/checkpoint.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
@@ -58,6 +59,26 @@ void Checkpointer::SetContextNamespace(const std::string& manifest, const std::s
   tracked_[manifest].context_namespace = context_namespace;
 }
 
+// What a write of `t` stores now: the state as last written or read with this run's changes on top, and the
+// `_metadata` every write records. Called with mu_ held.
+ManifestState Checkpointer::SnapshotOf(const std::string& manifest, const Tracked& t) {
+  ManifestState snapshot = t.state;
+  snapshot.manifest = manifest;
+  ApplyChanges(snapshot, t.changes);
+  if (t.metadata) snapshot.metadata = *t.metadata;  // Write names the shards itself
+  // A render is recorded only with the entries the final write leaves: any other write drops it.
+  if (!t.metadata || snapshot.metadata.render_digest.empty()) {
+    snapshot.metadata.render_digest.clear();
+    snapshot.metadata.crd_scopes.clear();
+    snapshot.metadata.kind_scopes.clear();
+  }
+  snapshot.metadata.entries_digest =
+      snapshot.metadata.render_digest.empty() ? "" : EntriesDigest(snapshot.entries, snapshot.metadata);
+  if (t.origin) snapshot.metadata.origin = *t.origin;
+  if (t.context_namespace) snapshot.metadata.context_namespace = *t.context_namespace;
+  return snapshot;
+}
+
 util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
   Tracked* tracked = nullptr;
   {
@@ -72,20 +93,7 @@ util::Status Checkpointer::Flush(const std::string& manifest, bool force) {
       std::lock_guard<std::mutex> lock(mu_);
       Tracked& t = *tracked;
       if (!force && t.version == t.written_version) return util::Ok();
-      snapshot = t.state;
-      snapshot.manifest = manifest;
-      ApplyChanges(snapshot, t.changes);
-      if (t.metadata) snapshot.metadata = *t.metadata;  // Write names the shards itself
-      // A render is recorded only with the entries the final write leaves: any other write drops it.
-      if (!t.metadata || snapshot.metadata.render_digest.empty()) {
-        snapshot.metadata.render_digest.clear();
-        snapshot.metadata.crd_scopes.clear();
-        snapshot.metadata.kind_scopes.clear();
-      }
-      snapshot.metadata.entries_digest =
-          snapshot.metadata.render_digest.empty() ? "" : EntriesDigest(snapshot.entries, snapshot.metadata);
-      if (t.origin) snapshot.metadata.origin = *t.origin;
-      if (t.context_namespace) snapshot.metadata.context_namespace = *t.context_namespace;
+      snapshot = SnapshotOf(manifest, t);
       version = t.version;
     }
     if (fence_) {
@@ -123,17 +131,20 @@ std::vector<std::string> Checkpointer::Dirty(Pending which) {
   return names;
 }
 
-// Each manifest's write is whole by itself (store.hpp), so one failing does not stop the others: every write
-// started ends, and the first error is returned.
+// Each manifest's write is whole by itself (store.hpp), so one failing does not undo the others: the writes
+// started end, none starts after a failure, and the error returned is the first in `names`' order.
 util::Status Checkpointer::FlushEach(const std::vector<std::string>& names) {
-  std::mutex mu;
-  util::Status first;
+  std::vector<util::Status> done(names.size());
+  std::atomic<bool> failed{false};
   util::ParallelFor(names.size(), kWritersAtOnce, [&](size_t i) {
-    auto st = Flush(names[i]);
-    std::lock_guard<std::mutex> lock(mu);
-    if (!st && first) first = std::move(st);
+    if (failed) return;
+    done[i] = Flush(names[i]);
+    if (!done[i]) failed = true;
   });
-  return first;
+  for (auto& st : done) {
+    if (!st) return std::move(st);
+  }
+  return util::Ok();
 }
 
 util::Status Checkpointer::FlushAll() { return FlushEach(Dirty(Pending::kAny)); }

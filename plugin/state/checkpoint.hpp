@@ -62,6 +62,8 @@ class Checkpointer {
     std::mutex flush_mu;       ///< one writer of this manifest at a time
   };
 
+  static ManifestState SnapshotOf(const std::string& manifest, const Tracked& t);
+
   StateStore& store_;
   util::Clock& clock_;
   /// Which dirty manifests Dirty lists: every one, or those with enough unwritten changes for MaybeFlush.

@@ -268,8 +268,8 @@ void StateStore::DropUnnamed(const std::string& manifest, const std::vector<std:
   for (const auto& name : shards) (void)client_.Delete({"v1", "ConfigMap", kStateNamespace, name});  // best effort
 }
 
-// `keep` is what the base names as the server answered our conditional write of it: under the sync lock
-// nothing else writes the base, so that answer is the base as read, and it names none of the garbage.
+// `keep` is what the base names as our conditional write of it (accepted) sent it: under the sync lock nothing
+// else writes the base, so that is the base as stored, and it names none of the garbage.
 void StateStore::CollectGarbage(const std::string& manifest, const std::vector<ShardObject>& old,
                                 const std::vector<std::string>& keep) {
   std::set<std::string> garbage;
