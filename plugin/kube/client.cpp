@@ -168,20 +168,19 @@ util::Result<std::vector<nlohmann::json>> Client::List(const std::string& api_ve
 }
 
 util::Result<nlohmann::json> Client::Create(const nlohmann::json& object, const RequestOptions& options) {
-  auto path = ObjectPath(object, false);
-  if (!path) return path.error();
-  Call call{"POST", *path, {}, object.dump(), "application/json"};
-  AddDryRun(options.dry_run, &call.query);
-  call.fence = options.fence;
-  call.deadline = options.deadline;
-  if (options.metadata_answer) call.accept = kMetadataAnswer;
-  return SendJson(call);
+  return SendWrite("POST", object, options);
 }
 
 util::Result<nlohmann::json> Client::Update(const nlohmann::json& object, const RequestOptions& options) {
-  auto path = ObjectPath(object, true);
+  return SendWrite("PUT", object, options);
+}
+
+// A create (POST to the collection) or a replace (PUT to the object) of `object`, as `options` ask.
+util::Result<nlohmann::json> Client::SendWrite(const char* method, const nlohmann::json& object,
+                                               const RequestOptions& options) {
+  auto path = ObjectPath(object, std::string_view(method) == "PUT");
   if (!path) return path.error();
-  Call call{"PUT", *path, {}, object.dump(), "application/json"};
+  Call call{method, *path, {}, object.dump(), "application/json"};
   AddDryRun(options.dry_run, &call.query);
   call.fence = options.fence;
   call.deadline = options.deadline;

@@ -190,6 +190,8 @@ class Client {
   util::Result<HttpResponse> SendOnce(const Call& call, RequestCredentials* used);
   HttpRequest Build(const Call& call, const RequestCredentials& creds) const;
   util::Result<nlohmann::json> SendJson(const Call& call);
+  util::Result<nlohmann::json> SendWrite(const char* method, const nlohmann::json& object,
+                                        const RequestOptions& options);
   util::Result<std::string> ObjectPath(const nlohmann::json& object, bool with_name);
   util::Result<Call> ApplyCall(const nlohmann::json& object, const ApplyOptions& options);
   util::Result<std::string> RefPath(const ObjectRef& ref, bool with_name);
