@@ -1,14 +1,17 @@
 #include "state/ownership.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "state/history.hpp"
 #include "state/lease.hpp"
 #include "state/marks.hpp"
 #include "state/secret_key.hpp"
 #include "util/json_get.hpp"
+#include "util/parallel.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -103,6 +106,11 @@ bool NotServed(const util::Error& e) { return e.kind == util::ErrorKind::kNotFou
 // One metadata-only LIST of `kind` in `ns`: through `api_version`, or, when that version is not served,
 // through the version the server serves for the group. nullopt when no version of the kind is served (a
 // CRD this run applies): then none of its objects exists.
+// apiVersion, kind, namespace of one LIST.
+using ListKey = std::tuple<std::string, std::string, std::string>;
+// LISTs in flight at once (so at most this many answers held at once, each freed once read into the owners).
+constexpr int kListsAtOnce = 4;
+
 util::Result<std::optional<std::vector<json>>> ListOwners(kube::Client& client, const std::string& api_version,
                                                           const std::string& kind, const std::string& ns) {
   auto items = client.List(api_version, kind, ns, "", kube::ListDetail::kMetadata);
@@ -121,8 +129,7 @@ util::Result<std::optional<std::vector<json>>> ListOwners(kube::Client& client, 
 
 LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, const OwnerQuery& query,
                           util::Logger& log) {
-  // apiVersion, kind, namespace -> the identities wanted from that list
-  std::map<std::tuple<std::string, std::string, std::string>, std::set<ObjectIdentity>> lists;
+  std::map<ListKey, std::set<ObjectIdentity>> lists;  // the identities wanted from each list
   for (const auto& in : inputs) {
     for (const auto& e : in.diff) {
       if (!Wanted(e, query.rows)) continue;
@@ -130,26 +137,32 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
       lists[{d.key.ApiVersion(), d.key.kind, d.identity.namespace_name}].insert(d.identity);
     }
   }
+  std::vector<const std::pair<const ListKey, std::set<ObjectIdentity>>*> order;
+  for (const auto& entry : lists) order.push_back(&entry);
   LiveOwners out;
-  bool warned = false;
-  for (const auto& [list, wanted] : lists) {
+  std::mutex mu;  // guards out and *query.unknown
+  std::vector<std::string> failed(order.size());  // why each LIST failed ("" if it did not)
+  util::ParallelFor(order.size(), kListsAtOnce, [&](size_t i) {
+    const auto& [list, wanted] = *order[i];
     const auto& [api_version, kind, ns] = list;
     auto listed = ListOwners(client, api_version, kind, ns);
+    std::lock_guard<std::mutex> lock(mu);
     if (!listed) {
       // Unknown (RBAC without list, a failing server): never taken as "nobody owns them".
       if (query.unknown != nullptr) query.unknown->insert(wanted.begin(), wanted.end());
-      if (!warned) log.Warning(StrCat("cannot list ", kind, " to check who owns existing objects: ", listed.error().message));
-      warned = true;
-      continue;
+      failed[i] = StrCat("cannot list ", kind, " to check who owns existing objects: ", listed.error().message);
+      return;
     }
-    if (!*listed) continue;
-    const std::vector<json>& items = **listed;
+    if (!*listed) return;
     const ObjectIdentity& any = *wanted.begin();
-    for (const auto& item : items) {
+    for (const auto& item : **listed) {
       ObjectIdentity id{any.group, any.kind, any.namespace_name, util::MetaString(item, "name")};
       if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item, query.takeover));
     }
-  }
+  });
+  // One warning, the first failure in list order, says that owners could not all be read.
+  auto first = std::find_if(failed.begin(), failed.end(), [](const std::string& why) { return !why.empty(); });
+  if (first != failed.end()) log.Warning(*first);
   return out;
 }
 
