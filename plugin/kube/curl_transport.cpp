@@ -87,6 +87,32 @@ void SetBlob(CURL* easy, CURLoption option, const std::string& pem) {
   curl_easy_setopt(easy, option, &blob);
 }
 
+// TLS sessions shared by every request's handle, so that a new connection (every write that must not be resent
+// blindly gets one) resumes a session instead of a full handshake. libcurl resumes a session only with the same
+// server and the same TLS settings (CA, client certificate).
+class TlsSessions {
+ public:
+  TlsSessions() : share_(curl_share_init()) {
+    curl_share_setopt(share_, CURLSHOPT_LOCKFUNC, Lock);
+    curl_share_setopt(share_, CURLSHOPT_UNLOCKFUNC, Unlock);
+    curl_share_setopt(share_, CURLSHOPT_USERDATA, this);
+    curl_share_setopt(share_, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+  }
+  ~TlsSessions() { curl_share_cleanup(share_); }
+  TlsSessions(const TlsSessions&) = delete;
+  TlsSessions& operator=(const TlsSessions&) = delete;
+  CURLSH* get() const { return share_; }
+
+ private:
+  static void Lock(CURL*, curl_lock_data data, curl_lock_access, void* self) {
+    static_cast<TlsSessions*>(self)->mu_[data].lock();
+  }
+  static void Unlock(CURL*, curl_lock_data data, void* self) { static_cast<TlsSessions*>(self)->mu_[data].unlock(); }
+
+  CURLSH* share_;
+  std::mutex mu_[CURL_LOCK_DATA_LAST];  ///< one per kind of shared data, as libcurl locks them
+};
+
 class CurlTransport : public Transport {
  public:
   CurlTransport(const RestConfig& config, util::Logger& log) : config_(config), log_(log) {
@@ -131,6 +157,7 @@ class CurlTransport : public Transport {
 
   const RestConfig config_;
   util::Logger& log_;
+  TlsSessions sessions_;  ///< outlives every handle (declared before them)
   CURLM* multi_ = nullptr;
   std::thread thread_;
   std::mutex mu_;
@@ -209,6 +236,7 @@ void CurlTransport::ConfigureDelivery(Pending* p) {
 void CurlTransport::ConfigureTls(Pending* p) {
   CURL* e = p->easy;
   curl_easy_setopt(e, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
+  curl_easy_setopt(e, CURLOPT_SHARE, sessions_.get());
   if (config_.insecure) {
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
