@@ -103,14 +103,14 @@ namespace {
 
 bool NotServed(const util::Error& e) { return e.kind == util::ErrorKind::kNotFound || kube::IsReason(e, "NotFound"); }
 
-// One metadata-only LIST of `kind` in `ns`: through `api_version`, or, when that version is not served,
-// through the version the server serves for the group. nullopt when no version of the kind is served (a
-// CRD this run applies): then none of its objects exists.
 // apiVersion, kind, namespace of one LIST.
 using ListKey = std::tuple<std::string, std::string, std::string>;
 // LISTs in flight at once (so at most this many answers held at once, each freed once read into the owners).
 constexpr int kListsAtOnce = 4;
 
+// One metadata-only LIST of `kind` in `ns`: through `api_version`, or, when that version is not served,
+// through the version the server serves for the group. nullopt when no version of the kind is served (a
+// CRD this run applies): then none of its objects exists.
 util::Result<std::optional<std::vector<json>>> ListOwners(kube::Client& client, const std::string& api_version,
                                                           const std::string& kind, const std::string& ns) {
   auto items = client.List(api_version, kind, ns, "", kube::ListDetail::kMetadata);
