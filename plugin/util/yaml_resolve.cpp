@@ -251,7 +251,7 @@ Result<json> ResolveYamlScalar(std::string_view tag, std::string_view text) {
     return json(static_cast<double>(r.value.get<int64_t>()));
   }
   return MakeError(ErrorKind::kInput,
-                   StrCat("cannot decode ", r.tag, " `", text, "` as a ", tag));
+                   StrCat("cannot decode ", r.tag, " `", Printable(text), "` as a ", tag));
 }
 
 }  // namespace tazuna::util

@@ -273,6 +273,8 @@ TEST_CASE("yaml json: errors carry file, line and column") {
       {"a: .nan\n", "in.yaml:1:4: unsupported value .nan: JSON has no NaN or infinity"},
       {"~: x\n", "in.yaml:1:1: unsupported map key: null"},
       {"a: !!int 1.5\n", "in.yaml:1:4: cannot decode !!float `1.5` as a !!int"},
+      // A multi-line value is quoted, so the message stays one line (a fuzzing find).
+      {"v: !!float\"'ye'3': ks'\n\n", "in.yaml:1:4: cannot decode !!str `\"'ye'3': ks'\\n\"` as a !!float"},
       {"a: \"abc\n", "in.yaml:1:4: found unexpected end of stream while scanning a quoted scalar"},
       {"a: b\n\x01\n", "in.yaml:2:1: control characters are not allowed (character 0x01)"},
       {"a: \xff\n", "in.yaml:1:4: invalid UTF-8 in YAML input"},
