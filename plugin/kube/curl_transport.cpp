@@ -1,5 +1,6 @@
 #include <curl/curl.h>
 
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -36,6 +37,7 @@ struct Pending {
   HttpResponse response;
   char errbuf[CURL_ERROR_SIZE] = {};
   bool too_large = false;  ///< the body passed kMaxResponseBytes (the transfer was stopped)
+  bool resume = true;      ///< may resume a TLS session of the shared cache
   std::promise<CURLcode> done;
   ~Pending() {
     curl_slist_free_all(headers);
@@ -89,7 +91,8 @@ void SetBlob(CURL* easy, CURLoption option, const std::string& pem) {
 
 // TLS sessions shared by every request's handle, so that a new connection (every write that must not be resent
 // blindly gets one) resumes a session instead of a full handshake. libcurl resumes a session only with the same
-// server and the same TLS settings (CA, client certificate).
+// server and the same TLS settings (CA, client certificate). A server that refuses resumption without falling
+// back to a full handshake turns this off for the transport (CurlTransport::Do; e2e tls_resume_test).
 class TlsSessions {
  public:
   TlsSessions() : share_(curl_share_init()) {
@@ -131,7 +134,24 @@ class CurlTransport : public Transport {
   }
 
   util::Result<HttpResponse> Do(const HttpRequest& request) override {
+    const bool resume = resume_;
+    CURLcode code = CURLE_OK;
+    auto result = Attempt(request, resume, &code);
+    if (code != CURLE_SSL_CONNECT_ERROR || !resume) return result;
+    // A handshake that may have offered a cached session failed. Some servers, and load balancers in front of
+    // several, reset or refuse a resumption instead of falling back to a full handshake, and the session stays
+    // cached: from now on this transport does full handshakes only, and this request tries once more. No
+    // request byte goes out before the handshake ends, so this is not a resend.
+    resume_ = false;
+    log_.Log(6, "TLS handshake failed: no more session resumption, trying again with a full handshake");
+    return Attempt(request, false, &code);
+  }
+
+ private:
+  // One transfer, `resume`: with the shared TLS session cache. `code`: libcurl's outcome.
+  util::Result<HttpResponse> Attempt(const HttpRequest& request, bool resume, CURLcode* code) {
     Pending p(request);
+    p.resume = resume;
     Configure(&p);
     std::future<CURLcode> result = p.done.get_future();
     {
@@ -139,15 +159,13 @@ class CurlTransport : public Transport {
       queue_.push_back(&p);
     }
     curl_multi_wakeup(multi_);
-    const CURLcode code = result.get();
-    if (code != CURLE_OK) return MapError(code, p);
+    *code = result.get();
+    if (*code != CURLE_OK) return MapError(*code, p);
     long status = 0;
     curl_easy_getinfo(p.easy, CURLINFO_RESPONSE_CODE, &status);
     p.response.status = static_cast<int>(status);
     return std::move(p.response);
   }
-
- private:
   void Configure(Pending* p);
   void ConfigureDelivery(Pending* p);
   void ConfigureTls(Pending* p);
@@ -158,6 +176,7 @@ class CurlTransport : public Transport {
   const RestConfig config_;
   util::Logger& log_;
   TlsSessions sessions_;  ///< outlives every handle (declared before them)
+  std::atomic<bool> resume_{true};  ///< cleared for good by a failed handshake that may have resumed
   CURLM* multi_ = nullptr;
   std::thread thread_;
   std::mutex mu_;
@@ -236,7 +255,11 @@ void CurlTransport::ConfigureDelivery(Pending* p) {
 void CurlTransport::ConfigureTls(Pending* p) {
   CURL* e = p->easy;
   curl_easy_setopt(e, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
-  curl_easy_setopt(e, CURLOPT_SHARE, sessions_.get());
+  if (p->resume) {
+    curl_easy_setopt(e, CURLOPT_SHARE, sessions_.get());
+  } else {
+    curl_easy_setopt(e, CURLOPT_SSL_SESSIONID_CACHE, 0L);
+  }
   if (config_.insecure) {
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
