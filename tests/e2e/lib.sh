@@ -26,7 +26,12 @@ expect_rc() {
   local want=$1 desc=$2; shift 2
   run "$@"
   if [ "$RC" = "$want" ]; then pass "$desc (rc=$RC)"; else
-    fail "$desc: want rc=$want, got rc=$RC"; echo "  stdout: ${OUT:0:2000}"; echo "  stderr: ${ERR:0:2000}"; fi
+    fail "$desc: want rc=$want, got rc=$RC"; echo "  stdout: $(excerpt "$OUT")"; echo "  stderr: $(excerpt "$ERR")"; fi
+}
+
+# excerpt TEXT: TEXT, or when long its start and its end (where an error usually is, after -v logs)
+excerpt() {
+  if [ "${#1}" -le 4000 ]; then printf '%s' "$1"; else printf '%s\n  [...]\n%s' "${1:0:1500}" "${1: -2500}"; fi
 }
 
 # expect_contains HAYSTACK NEEDLE DESC
