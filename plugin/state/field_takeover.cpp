@@ -71,6 +71,68 @@ FieldSet Bookkeeping() {
   return FieldSet::FromFieldsV1({{"f:metadata", {{"f:annotations", annotations}}}});
 }
 
+// A FieldsV1 key of a list item (by its keys, its value or its index).
+bool IsItemKey(const std::string& key) {
+  return util::StartsWith(key, "k:") || util::StartsWith(key, "v:") || util::StartsWith(key, "i:");
+}
+
+// Maps whose keys different hands set one by one: a key a tool set and tazuna does not is the tool's own.
+bool IsKeyedMap(const std::string& key) {
+  return key == "f:labels" || key == "f:annotations" || key == "f:matchLabels" || key == "f:nodeSelector";
+}
+
+const json* ChildOf(const json* node, const std::string& key) {
+  if (node == nullptr || !node->is_object()) return nullptr;
+  const auto it = node->find(key);
+  return it == node->end() ? nullptr : &*it;
+}
+
+// Whether a tool's subtree (`tool`, under `key`) is one value tazuna's (`ours`) declares part of: no list
+// items (each its own), no key of a keyed map tazuna does not set.
+bool OneValue(const std::string& key, const json& tool, const json* ours) {
+  for (auto it = tool.begin(); it != tool.end(); ++it) {
+    if (it.key() == ".") continue;
+    const json* mine = ChildOf(ours, it.key());
+    if (IsItemKey(it.key()) || (IsKeyedMap(key) && mine == nullptr)) return false;
+    if (it->is_object() && !OneValue(it.key(), *it, mine)) return false;
+  }
+  return true;
+}
+
+// The containers a tool made (it owns the node itself) that tazuna sets fields in without owning them (an
+// Apply entry never owns a map or struct node, only list items): while the tool owns the container, what is
+// left of it stays when the manifest drops it (a probe of defaults only, which the server refuses). `whole`
+// gets those that are one value (a probe, a CR's object field): tazuna takes over all of it, defaults
+// included, as kubectl's client-side to server-side upgrade does; `node` gets the others (a keyed map, a
+// list, a struct holding those), whose own node only the tool lets go: emptied by the manifest, it goes.
+// Top-level fields (spec, data, metadata) stay as they are.
+void FindContainers(const json& tool, const json& ours, int depth, json& whole, json& node) {
+  for (auto it = tool.begin(); it != tool.end(); ++it) {
+    const json* mine = ChildOf(&ours, it.key());
+    if (it.key() == "." || !it->is_object() || mine == nullptr || !mine->is_object() || mine->empty()) continue;
+    if (depth >= 2 && !IsItemKey(it.key()) && it->contains(".") && !mine->contains(".")) {
+      if (!IsKeyedMap(it.key()) && OneValue(it.key(), *it, mine)) {
+        whole[it.key()] = *it;
+        continue;
+      }
+      node[it.key()]["."] = json::object();
+    }
+    json deeper_whole = json::object(), deeper_node = json::object();
+    FindContainers(*it, *mine, depth + 1, deeper_whole, deeper_node);
+    if (!deeper_whole.empty()) whole[it.key()] = std::move(deeper_whole);
+    if (!deeper_node.empty()) node[it.key()].update(deeper_node);
+  }
+}
+
+// What of a tool's `fields` tazuna takes over (`taken`: its own from now on) and what the tool only lets go
+// (`released`), besides the fields both own.
+void TakenContainers(const FieldSet& fields, const FieldSet& tazuna, FieldSet* taken, FieldSet* released) {
+  json whole = json::object(), node = json::object();
+  FindContainers(fields.ToFieldsV1(), tazuna.ToFieldsV1(), 1, whole, node);
+  *taken = FieldSet::FromFieldsV1(whole).Intersect(fields);
+  *released = FieldSet::FromFieldsV1(node).Intersect(fields);
+}
+
 }  // namespace
 
 FieldOwners ReadFieldOwners(const json& managed_fields, const TakeoverManagers& takeover) {
@@ -115,7 +177,11 @@ std::shared_ptr<const TakeoverState> FindTakeover(const json& metadata, const Ta
   const bool untracked = fields.empty() && takeover.names.count(kBeforeFirstApply) > 0;
   if (!any_tool && !untracked) return nullptr;
   const FieldOwners owners = ReadFieldOwners(fields, takeover);
-  if (owners.has_tazuna && owners.tools.Intersect(owners.tazuna).empty()) return nullptr;
+  if (owners.has_tazuna && owners.tools.Intersect(owners.tazuna).empty()) {
+    FieldSet taken, released;
+    TakenContainers(owners.tools, owners.tazuna, &taken, &released);
+    if (taken.empty() && released.empty()) return nullptr;
+  }
   auto state = std::make_shared<TakeoverState>();
   const auto rv = metadata.find("resourceVersion");
   state->resource_version = rv != metadata.end() && rv->is_string() ? rv->get<std::string>() : "";
@@ -126,8 +192,10 @@ std::shared_ptr<const TakeoverState> FindTakeover(const json& metadata, const Ta
 
 std::optional<json> StripTakenOver(const json& managed_fields, const TakeoverManagers& takeover, FieldSet* moved) {
   const FieldOwners owners = ReadFieldOwners(managed_fields, takeover);
-  if (!owners.has_tazuna || owners.tools.Intersect(owners.tazuna).empty()) return std::nullopt;
+  if (!owners.has_tazuna) return std::nullopt;
   json out = json::array();
+  FieldSet gained;  // the tools' containers tazuna's entry takes over
+  bool changed = false;
   for (const auto& entry : managed_fields) {
     const bool tool =
         entry.is_object() && IsTool(entry, takeover) && Field(entry, "apiVersion") == owners.tazuna_version;
@@ -136,13 +204,24 @@ std::optional<json> StripTakenOver(const json& managed_fields, const TakeoverMan
       continue;
     }
     const FieldSet fields = FieldsOf(entry);
-    const FieldSet shared = fields.Intersect(owners.tazuna);
-    if (moved != nullptr) *moved = moved->Union(shared);
-    const FieldSet rest = fields.Subtract(owners.tazuna);
+    FieldSet taken, released;
+    TakenContainers(fields, owners.tazuna, &taken, &released);
+    const FieldSet shared = fields.Intersect(owners.tazuna).Union(taken);
+    changed = changed || !shared.empty() || !released.empty();
+    gained = gained.Union(taken);
+    if (moved != nullptr) *moved = moved->Union(shared);  // a node let go is no field of its own to report
+    const FieldSet rest = fields.Subtract(shared).Subtract(released);
     if (rest.empty()) continue;  // nothing of it is left: the entry goes, as kubectl's upgrade drops it
     json kept = entry;
     kept["fieldsV1"] = rest.ToFieldsV1();
     out.push_back(std::move(kept));
+  }
+  if (!changed) return std::nullopt;
+  for (auto& entry : out) {
+    if (!gained.empty() && entry.is_object() && IsTazunaApply(entry)) {
+      entry["fieldsV1"] = FieldsOf(entry).Union(gained).ToFieldsV1();
+      gained = FieldSet();
+    }
   }
   return out;
 }

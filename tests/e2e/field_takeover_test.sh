@@ -261,6 +261,76 @@ for i in $(seq 1 10); do cm "c0-$i" v2 | sed 's/a: "1"/a: "2"/'; echo ---; done 
 expect_rc 0 "a later change" kubectl tazuna state sync -m "${C}0" -v 6
 expect_eq "$(cost 0)" "10" "once taken over, an object costs no extra request"
 
+# --- 5. Whole containers (issue 30): a readinessProbe kubectl create made (with the server's defaults) is dropped
+# from the manifest, or switched to another handler; a custom resource's object field (with a schema default),
+# map and keyed list are dropped. Each converges as if tazuna had made the object: before, the tool kept the probe
+# node and its defaults, and every sync failed (port 0, two handlers, "must be of type object").
+W=tk${s}w
+group=tk$s.example.com
+mkdir -p "$repo/w/objs"
+printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$W" > "$repo/w/tazuna.yaml"
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gizmos.$group}
+spec:
+  group: $group
+  names: {kind: Gizmo, plural: gizmos, singular: gizmo}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              tags: {type: array, items: {type: string}}
+              config: {type: object, properties: {tls: {type: boolean}, mode: {type: string, default: fast}}}
+              extra: {type: object, additionalProperties: {type: string}}
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items: {type: object, required: [name], properties: {name: {type: string}, port: {type: integer}}}
+EOF
+kubectl wait --for=condition=Established "crd/gizmos.$group" >/dev/null
+# probed NAME PROBE-LINE: a Deployment whose one container has PROBE-LINE (may be empty)
+probed() {
+  printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s, namespace: %s}\nspec:\n' "$1" "$ns"
+  printf '  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}}\n' "$1" "$1"
+  printf '    spec:\n      containers:\n      - name: app\n        image: registry.example/app:1\n%s\n' "$2"
+}
+gizmo() { printf 'apiVersion: %s/v1\nkind: Gizmo\nmetadata: {name: %s, namespace: %s}\nspec: %s\n' "$group" "$1" "$ns" "$2"; }
+http='        readinessProbe: {httpGet: {path: /, port: 80}, timeoutSeconds: 5}'
+full='{tags: [a], config: {tls: true}, extra: {k1: v1}, ports: [{name: p, port: 1}]}'
+probed w-drop "$http" > "$repo/w/objs/drop.yaml"
+probed w-switch "$http" > "$repo/w/objs/switch.yaml"
+gizmo w-g "$full" > "$repo/w/objs/g.yaml"
+for f in drop switch g; do kubectl create -f "$repo/w/objs/$f.yaml" >/dev/null; done
+cd "$repo/w" || exit 1
+expect_rc 0 "adopts what kubectl create made" kubectl tazuna state sync
+expect_contains "$OUT" "deployment.apps/w-drop -n $ns adopted" "the Deployment is adopted"
+probed w-drop "" > objs/drop.yaml
+probed w-switch '        readinessProbe: {tcpSocket: {port: 80}}' > objs/switch.yaml
+gizmo w-g '{tags: [a]}' > objs/g.yaml
+expect_rc 0 "the probe dropped, the handler switched, the resource's fields dropped" kubectl tazuna state sync
+expect_eq "$(get deploy w-drop -o jsonpath='{.spec.template.spec.containers[0].readinessProbe}')" "" "the probe is gone"
+expect_eq "$(get deploy w-switch -o jsonpath='{.spec.template.spec.containers[0].readinessProbe}')" \
+  '{"failureThreshold":3,"periodSeconds":10,"successThreshold":1,"tcpSocket":{"port":80},"timeoutSeconds":1}' \
+  "the other handler alone, defaults as if tazuna had made it (timeoutSeconds back to 1)"
+expect_eq "$(get "gizmos.$group" w-g -o jsonpath='{.spec}')" '{"tags":["a"]}' "the object field (its default too), map and list are gone"
+expect_rc 0 "state diff finds nothing" kubectl tazuna state diff
+probed w-drop "$http" > objs/drop.yaml
+expect_rc 0 "the probe back" kubectl tazuna state sync
+expect_eq "$(get deploy w-drop -o jsonpath='{.spec.template.spec.containers[0].readinessProbe.timeoutSeconds}')" 5 \
+  "the probe is live again"
+cd "$repo" || exit 1
+kubectl delete "crd/gizmos.$group" --wait=false >/dev/null 2>&1
+
 # --- 4. Bad input.
 expect_rc 1 "an empty manager name" kubectl tazuna state sync --takeover-managers=helm,,kubectl
 expect_eq "$ERR" 'error: invalid --takeover-managers "helm,,kubectl": give field manager names separated by commas, default, or none' \
@@ -269,5 +339,5 @@ expect_rc 2 "a blank variable" env TAZUNA_TAKEOVER_MANAGERS=' ' kubectl tazuna s
 expect_contains "$ERR" 'invalid TAZUNA_TAKEOVER_MANAGERS' "names the variable"
 
 kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1
-kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-${C}1" "tazuna-state-${C}0" >/dev/null 2>&1
+kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-${C}1" "tazuna-state-${C}0" "tazuna-state-$W" >/dev/null 2>&1
 finish

@@ -114,9 +114,11 @@ TEST_CASE("takeover: stripping moves the shared fields and leaves every other en
   const auto stripped = StripTakenOver(fields, DefaultTakeoverManagers(), &moved);
   REQUIRE(stripped);
   REQUIRE(stripped->size() == 4);  // helm's entry held only shared fields: it goes
+  // The keyed maps tazuna sets keys in are no longer the tool's as nodes (emptied by the manifest, they go);
+  // its own keys stay its own.
   CHECK((*stripped)[0]["fieldsV1"] ==
-        json::parse(R"({"f:data":{},"f:metadata":{"f:annotations":{".":{},)"
-                    R"("f:kubectl.kubernetes.io/last-applied-configuration":{}},"f:labels":{}}})"));
+        json::parse(R"({"f:data":{},"f:metadata":{"f:annotations":{)"
+                    R"("f:kubectl.kubernetes.io/last-applied-configuration":{}}}})"));
   CHECK((*stripped)[0]["time"] == fields[0]["time"]);
   CHECK((*stripped)[1] == fields[1]);
   CHECK((*stripped)[2] == fields[3]);
@@ -125,6 +127,73 @@ TEST_CASE("takeover: stripping moves the shared fields and leaves every other en
   CHECK_FALSE(StripTakenOver(*stripped, DefaultTakeoverManagers(), nullptr));  // nothing left to move
   CHECK_FALSE(StripTakenOver(fields, TakeoverManagers{}, nullptr));
   CHECK_FALSE(StripTakenOver(json::array({Entry("kubectl-create", "Update", kCsa)}), DefaultTakeoverManagers(), nullptr));
+}
+
+// A Deployment's container as `kubectl create` records it (the probe with the server's defaults) and as
+// tazuna's apply does (the probe's two declared fields, no container node).
+constexpr char kCreatedProbe[] =
+    R"({"f:spec":{"f:template":{".":{},"f:spec":{".":{},"f:containers":{".":{},"k:{\"name\":\"app\"}":{".":{},)"
+    R"("f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:readinessProbe":{".":{},"f:failureThreshold":{},)"
+    R"("f:httpGet":{".":{},"f:path":{},"f:port":{},"f:scheme":{}},"f:periodSeconds":{}}}}}}}})";
+constexpr char kAppliedProbe[] =
+    R"({"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},)"
+    R"("f:name":{},"f:readinessProbe":{"f:httpGet":{"f:path":{},"f:port":{}}}}}}}}})";
+
+TEST_CASE("takeover: a container tazuna sets fields in is taken over whole, defaults included") {
+  const json fields = json::array({Entry("kubectl-create", "Update", kCreatedProbe, "apps/v1"),
+                                   Entry("tazuna", "Apply", kAppliedProbe, "apps/v1")});
+  FieldSet moved;
+  const auto stripped = StripTakenOver(fields, DefaultTakeoverManagers(), &moved);
+  REQUIRE(stripped);
+  REQUIRE(stripped->size() == 2);
+  // The tool keeps its own default of the container; the struct and list nodes above it are let go.
+  CHECK((*stripped)[0]["fieldsV1"] == json::parse(R"({"f:spec":{"f:template":{"f:spec":{"f:containers":{)"
+                                                  R"("k:{\"name\":\"app\"}":{"f:imagePullPolicy":{}}}}}}})"));
+  // tazuna's entry now owns the whole probe: a manifest that drops it (or another handler) removes all of it.
+  CHECK((*stripped)[1]["fieldsV1"] ==
+        json::parse(R"({"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},)"
+                    R"("f:image":{},"f:name":{},"f:readinessProbe":{".":{},"f:failureThreshold":{},)"
+                    R"("f:httpGet":{".":{},"f:path":{},"f:port":{},"f:scheme":{}},"f:periodSeconds":{}}}}}}}})"));
+  CHECK(Described(moved) == std::vector<std::string>{"spec.template.spec.containers[name=app]"});
+  CHECK_FALSE(StripTakenOver(*stripped, DefaultTakeoverManagers(), nullptr));  // stable: nothing left to move
+}
+
+TEST_CASE("takeover: a container is taken over even when no field is shared (another probe handler)") {
+  const char* exec_probe =
+      R"({"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},)"
+      R"("f:name":{},"f:readinessProbe":{"f:exec":{"f:command":{}}}}}}}}})";
+  const json fields = json::array({Entry("kubectl-create", "Update", kCreatedProbe, "apps/v1"),
+                                   Entry("tazuna", "Apply", exec_probe, "apps/v1")});
+  const json meta = {{"resourceVersion", "5"}, {"managedFields", fields}};
+  REQUIRE(FindTakeover(meta, DefaultTakeoverManagers()) != nullptr);  // kept, though nothing is shared
+  const auto stripped = StripTakenOver(fields, DefaultTakeoverManagers(), nullptr);
+  REQUIRE(stripped);
+  const FieldSet ours = FieldSet::FromFieldsV1((*stripped)[1]["fieldsV1"]);
+  CHECK(ours.Contains({"f:spec", "f:template", "f:spec", "f:containers", R"(k:{"name":"app"})", "f:readinessProbe",
+                       "f:httpGet", "f:scheme"}));
+  CHECK(ours.Contains({"f:spec", "f:template", "f:spec", "f:containers", R"(k:{"name":"app"})", "f:readinessProbe",
+                       "f:exec", "f:command"}));
+}
+
+TEST_CASE("takeover: a keyed map or a list the tool made is let go as a node, its other keys and items kept") {
+  const char* tool = R"({"f:spec":{"f:extra":{".":{},"f:a":{},"f:b":{}},"f:config":{".":{},"f:tls":{},"f:mode":{}},)"
+                     R"("f:ports":{".":{},"k:{\"name\":\"x\"}":{".":{},"f:port":{}},"k:{\"name\":\"y\"}":{".":{}}},)"
+                     R"("f:selector":{".":{},"f:matchLabels":{".":{},"f:app":{},"f:tier":{}}}}})";
+  const char* ours = R"({"f:spec":{"f:extra":{"f:a":{}},"f:config":{"f:tls":{}},)"
+                     R"("f:ports":{"k:{\"name\":\"x\"}":{".":{},"f:port":{}}},)"
+                     R"("f:selector":{"f:matchLabels":{"f:app":{}}}}})";
+  const json fields = json::array({Entry("kubectl-create", "Update", tool, "ex.com/v1"),
+                                   Entry("tazuna", "Apply", ours, "ex.com/v1")});
+  const auto stripped = StripTakenOver(fields, DefaultTakeoverManagers(), nullptr);
+  REQUIRE(stripped);
+  // extra and config are one value each (a CR's own map or object: no schema here), taken whole; the ports list
+  // and the selector (its matchLabels keyed) only let go of their nodes.
+  CHECK((*stripped)[0]["fieldsV1"] == json::parse(R"({"f:spec":{"f:ports":{"k:{\"name\":\"y\"}":{}},)"
+                                                  R"("f:selector":{"f:matchLabels":{"f:tier":{}}}}})"));
+  CHECK((*stripped)[1]["fieldsV1"] == json::parse(R"({"f:spec":{"f:extra":{".":{},"f:a":{},"f:b":{}},)"
+                                                  R"("f:config":{".":{},"f:tls":{},"f:mode":{}},)"
+                                                  R"("f:ports":{"k:{\"name\":\"x\"}":{".":{},"f:port":{}}},)"
+                                                  R"("f:selector":{"f:matchLabels":{"f:app":{}}}}})"));
 }
 
 TEST_CASE("takeover: released fields are those dropped from the manifest that nobody else owns") {
