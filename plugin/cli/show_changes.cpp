@@ -61,12 +61,12 @@ std::vector<std::string> DiffCommand(const util::Environment& env) {
 }
 
 util::Status WriteSides(const state::TakeoverContext& c, const state::DiffEntry& e, const json& object,
-                        const std::string& live_dir, const std::string& merged_dir) {
+                        const std::string& origin_mark, const std::string& live_dir, const std::string& merged_dir) {
   const state::StateKey& k = e.parsed;
   auto got = state::GetLive(c.client, k, e.identity.namespace_name);
   if (!got) return got.error();
   json live = got->value_or(json::object());
-  auto applied = state::DryRunApply(c.client, object, state::Marks{e.manifest, ""});
+  auto applied = state::DryRunApply(c.client, object, state::Marks{e.manifest, origin_mark});
   if (!applied) return applied.error();
   // What the sync removes beyond the apply: fields earlier tools shared with tazuna's last apply.
   auto preview = state::PreviewTakeover(c, live, std::move(*applied), state::PreviewScope::kSync);
@@ -85,7 +85,7 @@ util::Status WriteSides(const state::TakeoverContext& c, const state::DiffEntry&
 
 util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
                          const std::vector<state::DiffEntry>& entries,
-                         const std::vector<state::DesiredManifest>& desired) {
+                         const std::vector<state::DesiredManifest>& desired, const std::string& origin_mark) {
   char tmpl[] = "/tmp/kubectl-tazuna-diff-XXXXXX";
   if (::mkdtemp(tmpl) == nullptr) return util::MakeError(util::ErrorKind::kInternal, "cannot create a temp dir");
   const std::string root = tmpl, live_dir = root + "/LIVE", merged_dir = root + "/MERGED";
@@ -100,7 +100,8 @@ util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
     if (e.type == state::ChangeType::kRemoved || e.object_index < 0) continue;
     for (const auto& d : desired) {
       if (d.name != e.manifest) continue;
-      st = WriteSides(takeover, e, d.objects[static_cast<size_t>(e.object_index)].object, live_dir, merged_dir);
+      st = WriteSides(takeover, e, d.objects[static_cast<size_t>(e.object_index)].object, origin_mark, live_dir,
+                      merged_dir);
     }
     if (!st) break;
   }

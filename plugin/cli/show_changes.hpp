@@ -14,9 +14,10 @@ namespace tazuna::cli {
 /// take-over of earlier tools' fields removes (state::PreviewTakeover; a removal the server cannot
 /// check is a warning), managedFields dropped, Secret values masked as kubectl diff does; written to
 /// LIVE/ and MERGED/ temp directories and compared with `diff -u -N` or $KUBECTL_EXTERNAL_DIFF; its
-/// output goes to ctx.out. `takeover.dry_run` is not used.
+/// output goes to ctx.out. `takeover.dry_run` is not used. `origin_mark`: the origin annotation the sync
+/// writes (state::Origin::Mark), so that an unchanged mark does not show as removed.
 util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
                          const std::vector<state::DiffEntry>& entries,
-                         const std::vector<state::DesiredManifest>& desired);
+                         const std::vector<state::DesiredManifest>& desired, const std::string& origin_mark);
 
 }  // namespace tazuna::cli

@@ -170,7 +170,8 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   if (show_changes && !all.empty()) {
     std::vector<state::DesiredManifest> desired;
     for (auto& in : *inputs) desired.push_back(std::move(in.desired));
-    if (auto st = ShowChanges(ctx, {client, (*session)->log, takeover}, all, desired); !st) return st.error();
+    const state::TakeoverContext shown{client, (*session)->log, takeover};
+    if (auto st = ShowChanges(ctx, shown, all, desired, origin.Mark()); !st) return st.error();
   }
   const bool only_always_sync = std::all_of(all.begin(), all.end(), [](const state::DiffEntry& e) {
     return e.type == state::ChangeType::kAlwaysSync;

@@ -131,6 +131,7 @@ expect_rc 1 "state diff --show-changes" kubectl tazuna state diff --show-changes
 expect_contains "$OUT" "-  mode: green" "unified diff shows the live value"
 expect_contains "$OUT" "+  mode: red" "unified diff shows the dry-run result"
 expect_not_contains "$OUT" "managedFields" "managedFields dropped"
+expect_eq "$(echo "$OUT" | grep -c '^[-+].*tazuna.pepabo.com/origin')" 0 "the origin mark is no change (the sync keeps it)"
 expect_rc 0 "dry run" kubectl tazuna state sync --dry-run=server
 expect_contains "$OUT" "configured (server dry run)" "dry run reports what it would do"
 expect_eq "$(kubectl get cm -n "$ns" settings -o jsonpath='{.data.mode}')" "green" "dry run leaves the object"
