@@ -61,6 +61,15 @@ std::optional<YamlPosition> FindEndlessDocuments(const std::string& text) {
   return std::nullopt;
 }
 
+bool LacksValueIndicator(const YAML::Node& map, const YAML::Node& key, const YAML::Node& value) {
+  // yaml-cpp's HandleBlockMap gives a missing value the position of the KEY token, which for a simple key
+  // is where the key (or its tag or anchor) starts; a value after ':' starts later. An explicit `? k` has
+  // its KEY token at '?', before the key, and a flow mapping may omit ':' (`{a, b: 1}`, as goyaml.v2).
+  // An alias of the key (`&k a: *k`) is the key itself, not a missing value.
+  return map.Style() == YAML::EmitterStyle::Block && value.IsNull() && !value.is(key) &&
+         value.Mark().pos >= 0 && value.Mark().pos == key.Mark().pos;
+}
+
 std::string YamlCppMessage(const std::string& message) {
   // yaml-cpp's DepthGuard throws DeepRecursion with ErrorMsg::BAD_FILE; we never use YAML::LoadFile,
   // the only other source of that text.

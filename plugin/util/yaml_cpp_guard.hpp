@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 
+#include <yaml-cpp/node/node.h>
+
 namespace tazuna::util {
 
 /// A 0-based position in YAML text, as yaml-cpp's Mark counts.
@@ -20,6 +22,16 @@ inline constexpr char kEndlessDocumentsMessage[] = "unexpected ',' outside a flo
 /// without bound. Finds such a ',' with one parse that builds no nodes; nullopt when LoadAll will return.
 /// Never throws: a syntax error is left for LoadAll to report.
 std::optional<YamlPosition> FindEndlessDocuments(const std::string& text);
+
+/// What to report at a key for which LacksValueIndicator holds (goyaml.v2's words).
+inline constexpr char kMissingColonMessage[] = "could not find expected ':'";
+
+/// True when `key` and `value`, a pair of the mapping `map`, were written without the ':' between them:
+/// a plain scalar alone on its line in a block mapping (`a: 1\nb`), which is what the content of a block
+/// scalar indented no deeper than its key is (`  k: |\n  x`: `|` is empty and `x` stands alone).
+/// yaml-cpp 0.7 reads such a scalar as a key with a null value; goyaml.v2 fails with kMissingColonMessage.
+/// Report it at `key`.
+bool LacksValueIndicator(const YAML::Node& map, const YAML::Node& key, const YAML::Node& value);
 
 /// A yaml-cpp exception message in our words: its nesting limit (yaml-cpp 0.7 reports it as "bad file")
 /// becomes "nesting too deep (more than 2000 levels)", and control characters it quotes raw (`unknown

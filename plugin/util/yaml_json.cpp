@@ -326,6 +326,7 @@ class Converter {
   Status MapInto(const YAML::Node& node, json& out, int depth) {
     std::set<std::string> seen;
     for (const auto& pair : node) {
+      if (LacksValueIndicator(node, pair.first, pair.second)) return At(pair.first, kMissingColonMessage);
       if (IsMergeKey(pair.first)) {
         if (Status s = Merge(pair.second, out, depth + 1); !s) return s;
         continue;

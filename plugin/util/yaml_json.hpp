@@ -24,7 +24,8 @@ struct YamlOptions {
 /// one, as goyaml.v2), non-string keys stringified as sigs.k8s.io/yaml does. Integers are kept
 /// as int64/uint64, floats as double. An empty document yields null.
 /// Fails with kInput "<source_name>:<line>:<col>: <message>" (1-based) on a syntax error,
-/// a key repeated in one mapping, a null, uint64, map or sequence key, NaN or infinity,
+/// a key repeated in one mapping, a block mapping key without its `:` (goyaml.v2's "could not find
+/// expected ':'"), a null, uint64, map or sequence key, NaN or infinity,
 /// control characters or invalid UTF-8 in the text, or more than max_nodes nodes.
 Result<std::vector<nlohmann::json>> ParseYamlStream(std::string_view text, const YamlOptions& options);
 

@@ -377,5 +377,71 @@ TEST_CASE("yaml json: yaml-cpp failures that would hang or mislead are one-line 
   CHECK(empty->size() == 2);
 }
 
+// Block scalar content at or below its parent's indentation is no content: the scalar is empty and the
+// line after it must parse on its own. yaml-cpp 0.7 read a plain scalar alone on that line as a key with a
+// null value, so a Secret's intended value became its key. Expected values and errors are
+// sigs.k8s.io/yaml v1.4.0 YAMLToJSON's (a Go program under /tmp, 2026-11-29). goyaml.v2 names the line
+// where it noticed (the next token: "line 7" at the end of the example); we name the scalar's own line.
+TEST_CASE("yaml json: a block scalar's content at its parent's indentation is not its content") {
+  const std::pair<std::string, std::string> errors[] = {
+      // Go: yaml: line 7: could not find expected ':'
+      {"apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: x}\nstringData:\n  password: |\n"
+       "  zz-SECRET-MAL-5521\n",
+       "in.yaml:6:3: could not find expected ':'"},
+      // Go: yaml: line 4: could not find expected ':' (each of the next five)
+      {"m:\n  p: |-\n  zz\n", "in.yaml:3:3: could not find expected ':'"},
+      {"m:\n  p: |+\n  zz\n", "in.yaml:3:3: could not find expected ':'"},
+      {"m:\n  p: |2\n  zz\n", "in.yaml:3:3: could not find expected ':'"},
+      {"m:\n  p: >\n  zz\n", "in.yaml:3:3: could not find expected ':'"},
+      {"l:\n- a: |\n  zz\n", "in.yaml:3:3: could not find expected ':'"},
+      {"l:\n  - a: >-\n    zz\n", "in.yaml:3:5: could not find expected ':'"},  // Go: line 4
+      {"key: |\nzz\n", "in.yaml:2:1: could not find expected ':'"},                // Go: line 3
+      {"key: >+\n\nzz", "in.yaml:3:1: could not find expected ':'"},               // Go: line 4
+      {"l:\n- |\nzz\n", "in.yaml:3:1: could not find expected ':'"},               // Go: line 4
+      // Not only after block scalars: any plain scalar alone in a block mapping (Go: line 3 each).
+      {"a: 1\nb\n", "in.yaml:2:1: could not find expected ':'"},
+      {"a: 1\n!!str b\n", "in.yaml:2:1: could not find expected ':'"},
+      {"a: 1\n~\n", "in.yaml:2:1: could not find expected ':'"},
+      {"a: 1\n<<\n", "in.yaml:2:1: could not find expected ':'"},
+  };
+  for (const auto& [in, want] : errors) {
+    const auto& captured = in;  // clang 14 cannot capture a structured binding
+    CAPTURE(captured);
+    auto parsed = ParseYamlStream(in, kOptions);
+    REQUIRE_FALSE(parsed);
+    CHECK(parsed.error().message == want);
+    CHECK(parsed.error().message.find('\n') == std::string::npos);
+  }
+  const std::pair<std::string, json> values[] = {
+      {"stringData:\n  password: |\n  key: v\n", {{"stringData", {{"password", ""}, {"key", "v"}}}}},
+      {"m:\n  p: |-\n  k: v\n", {{"m", {{"p", ""}, {"k", "v"}}}}},
+      {"m:\n  p: |+\n  k: v\n", {{"m", {{"p", ""}, {"k", "v"}}}}},
+      {"m:\n  p: |+\n\n  k: v\n", {{"m", {{"p", "\n"}, {"k", "v"}}}}},
+      {"m:\n  p: |2\n  k: v\n", {{"m", {{"p", ""}, {"k", "v"}}}}},
+      {"m:\n  p: >\n  k: v\n", {{"m", {{"p", ""}, {"k", "v"}}}}},
+      {"m:\n  p: >-\n  k: v\n", {{"m", {{"p", ""}, {"k", "v"}}}}},
+      {"l:\n- a: |\n  b: v\n", {{"l", {{{"a", ""}, {"b", "v"}}}}}},
+      {"l:\n- |\n- x\n", {{"l", {"", "x"}}}},
+      {"key: |\nother: v\n", {{"key", ""}, {"other", "v"}}},
+      // Indented past the parent: unchanged.
+      {"m:\n  p: |\n    zz\n  k: v\n", {{"m", {{"p", "zz\n"}, {"k", "v"}}}}},
+      {"m:\n  p: |-\n    zz\n", {{"m", {{"p", "zz"}}}}},
+      {"m:\n  p: |+\n    zz\n\n", {{"m", {{"p", "zz\n\n"}}}}},
+      {"m:\n  p: |2\n    zz\n", {{"m", {{"p", "zz\n"}}}}},
+      {"m:\n  p: >\n    zz\n    yy\n  k: v\n", {{"m", {{"p", "zz yy\n"}, {"k", "v"}}}}},
+      {"l:\n- a: |\n    zz\n", {{"l", {{{"a", "zz\n"}}}}}},
+      // A flow mapping may leave out ':', and so may an explicit key.
+      {"m: {a, b: 1}\n", {{"m", {{"a", nullptr}, {"b", 1}}}}},
+      {"m:\n  ? a\n  b: 1\n", {{"m", {{"a", nullptr}, {"b", 1}}}}},
+  };
+  for (const auto& [in, want] : values) {
+    const auto& captured = in;  // clang 14 cannot capture a structured binding
+    CAPTURE(captured);
+    auto parsed = ParseYamlDocument(in, kOptions);
+    REQUIRE(parsed);
+    CHECK(*parsed == want);
+  }
+}
+
 }  // namespace
 }  // namespace tazuna::util
