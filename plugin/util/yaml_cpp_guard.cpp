@@ -1,5 +1,6 @@
 #include "util/yaml_cpp_guard.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include <yaml-cpp/eventhandler.h>
@@ -40,7 +41,52 @@ class LoneNullFinder : public YAML::EventHandler {
   YAML::Mark null_at_ = YAML::Mark::null_mark();
 };
 
+/// Number of spaces at the start of `line`.
+size_t Indentation(std::string_view line) {
+  const size_t n = line.find_first_not_of(' ');
+  return n == std::string_view::npos ? line.size() : n;
+}
+
+/// The content indentation of a block scalar in a collection at `parent_column`, as goyaml.v2's scanner
+/// finds it: an indentation indicator counts from that column; otherwise the first non-empty line's
+/// indentation, but always past that column and at least 1. `first` is that line's indentation.
+size_t ContentIndent(std::string_view indicators, int parent_column, size_t first) {
+  const size_t digit = indicators.find_first_of("123456789");
+  if (digit != std::string_view::npos) {
+    return static_cast<size_t>(std::max(parent_column, 0)) + static_cast<size_t>(indicators[digit] - '0');
+  }
+  return std::max(first, static_cast<size_t>(std::max(parent_column + 1, 1)));
+}
+
 }  // namespace
+
+std::optional<size_t> FoldedKeepBreaks(std::string_view text, size_t pos, int parent_column) {
+  if (pos >= text.size() || text[pos] != '>') return std::nullopt;
+  const size_t header_end = text.find('\n', pos);
+  if (header_end == std::string_view::npos) return std::nullopt;
+  const std::string_view header = text.substr(pos + 1, header_end - pos - 1);
+  const std::string_view indicators = header.substr(0, header.find_first_not_of("+-0123456789"));
+  if (indicators.find('+') == std::string_view::npos) return std::nullopt;
+  size_t content_indent = std::string_view::npos;  // until the first non-empty line
+  size_t breaks = 0;
+  for (size_t at = header_end + 1; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const size_t line_break = end < text.size() ? 1 : 0;
+    at = end + 1;
+    if (line.find_first_not_of(' ') == std::string_view::npos) {
+      breaks += line_break;
+      continue;
+    }
+    if (content_indent == std::string_view::npos) {
+      content_indent = ContentIndent(indicators, parent_column, Indentation(line));
+    }
+    if (Indentation(line) < content_indent) break;
+    breaks = line_break;
+  }
+  return breaks;
+}
 
 std::optional<YamlPosition> FindEndlessDocuments(const std::string& text) {
   std::istringstream in(text);

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <yaml-cpp/node/node.h>
 
@@ -32,6 +34,12 @@ inline constexpr char kMissingColonMessage[] = "could not find expected ':'";
 /// yaml-cpp 0.7 reads such a scalar as a key with a null value; goyaml.v2 fails with kMissingColonMessage.
 /// Report it at `key`.
 bool LacksValueIndicator(const YAML::Node& map, const YAML::Node& key, const YAML::Node& value);
+
+/// For a folded block scalar with keep chomping (`>+`) whose header starts at text[pos], inside a block
+/// collection at column `parent_column` (-1: none), the number of line breaks its value ends with: the
+/// last content line's and one per empty line after it, or, with no content, one per empty line. nullopt
+/// if it is not such a scalar. yaml-cpp 0.7 folds one of those line breaks away; YAML keeps them all.
+std::optional<size_t> FoldedKeepBreaks(std::string_view text, size_t pos, int parent_column);
 
 /// A yaml-cpp exception message in our words: its nesting limit (yaml-cpp 0.7 reports it as "bad file")
 /// becomes "nesting too deep (more than 2000 levels)", and control characters it quotes raw (`unknown

@@ -1,6 +1,8 @@
 #include "util/yaml_json.hpp"
 
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -134,52 +136,16 @@ std::string FixLatin1Escapes(const std::string& text) {
   return out;
 }
 
-/// Number of spaces at the start of `line`.
-size_t Indentation(std::string_view line) {
-  const size_t n = line.find_first_not_of(' ');
-  return n == std::string_view::npos ? line.size() : n;
-}
-
-/// For a folded block scalar with keep chomping (`>+`) whose header starts at text[pos],
-/// the number of empty lines after its last content line, or -1 if it is not such a scalar
-/// or has no content. yaml-cpp 0.7 folds one of those line breaks away; YAML keeps them all.
-int FoldedKeepTrailingLines(std::string_view text, size_t pos) {
-  if (pos >= text.size() || text[pos] != '>') return -1;
-  const size_t header_end = text.find('\n', pos);
-  if (header_end == std::string_view::npos) return -1;
-  const std::string_view header = text.substr(pos + 1, header_end - pos - 1);
-  const size_t indicators = std::min(header.find_first_not_of("+-0123456789"), header.size());
-  if (header.substr(0, indicators).find('+') == std::string_view::npos) return -1;
-  const size_t line_start = text.rfind('\n', pos) == std::string_view::npos ? 0 : text.rfind('\n', pos) + 1;
-  const size_t digit = header.substr(0, indicators).find_first_of("123456789");
-  size_t block_indent = digit == std::string_view::npos
-                            ? std::string_view::npos
-                            : Indentation(text.substr(line_start)) + static_cast<size_t>(header[digit] - '0');
-  int trailing = -1;  // -1 until the first content line
-  for (size_t at = header_end + 1; at < text.size();) {
-    const size_t end = std::min(text.find('\n', at), text.size());
-    std::string_view line = text.substr(at, end - at);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    at = end + 1;
-    if (line.find_first_not_of(' ') == std::string_view::npos) {
-      if (trailing >= 0) ++trailing;
-      continue;
-    }
-    if (block_indent == std::string_view::npos) block_indent = Indentation(line);
-    if (Indentation(line) < block_indent) break;
-    trailing = 0;
-  }
-  return trailing;
-}
-
 class Converter {
  public:
   Converter(std::string_view text, const YamlOptions& options) : text_(text), options_(options) {}
 
-  Result<json> Value(const YAML::Node& node, int depth) {
+  /// `parent_column`: the column of the block collection holding `node` (-1: none), which a block
+  /// scalar's content must be indented past.
+  Result<json> Value(const YAML::Node& node, int depth, int parent_column) {
     if (Status s = Count(node, depth); !s) return s.error();
     if (node.IsSequence() || node.IsMap()) return Collection(node, depth);
-    if (node.IsScalar()) return ScalarValue(node);
+    if (node.IsScalar()) return ScalarValue(node, parent_column);
     return json(nullptr);  // Null, Undefined
   }
 
@@ -205,7 +171,7 @@ class Converter {
       case YAML::NodeType::Sequence: {
         json out = json::array();
         for (const auto& item : node) {
-          auto value = Value(item, depth + 1);
+          auto value = Value(item, depth + 1, node.Mark().column);  // a block sequence's mark is its `-`
           if (!value) return value.error();
           out.push_back(std::move(*value));
         }
@@ -264,21 +230,25 @@ class Converter {
     return At(node, "found unexpected end of stream while scanning a quoted scalar");
   }
 
-  void FixFoldedKeep(const YAML::Node& node, std::string& value) const {
+  // An alias shares its node's position but not its place: the breaks are counted once, where the
+  // anchored scalar is written (first in document order), and reused for every alias of it.
+  void FixFoldedKeep(const YAML::Node& node, int parent_column, std::string& value) {
     const size_t pos = SkipProperties(node);
     if (pos == std::string_view::npos) return;
-    const int trailing = FoldedKeepTrailingLines(text_, pos);
-    if (trailing < 0) return;
+    const auto [at, inserted] = folded_keep_breaks_.try_emplace(pos);
+    if (inserted) at->second = FoldedKeepBreaks(text_, pos, parent_column);
+    const std::optional<size_t> breaks = at->second;
+    if (!breaks) return;
     while (!value.empty() && value.back() == '\n') value.pop_back();
-    value.append(static_cast<size_t>(trailing) + 1, '\n');
+    value.append(*breaks, '\n');
   }
 
-  Result<json> Resolve(const YAML::Node& node) {
+  Result<json> Resolve(const YAML::Node& node, int parent_column) {
     const std::string& tag = node.Tag();
     std::string text = FixLatin1Escapes(node.Scalar());
     if (tag != "?") {  // not a plain scalar: quoted or block, maybe tagged
       if (Status s = CheckQuoted(node); !s) return s.error();
-      FixFoldedKeep(node, text);
+      FixFoldedKeep(node, parent_column, text);
     }
     if (tag == "!") return json(std::move(text));  // non-specific: always a string
     auto value = ResolveYamlScalar(GoTag(tag), text);
@@ -286,8 +256,8 @@ class Converter {
     return value;
   }
 
-  Result<json> ScalarValue(const YAML::Node& node) {
-    auto value = Resolve(node);
+  Result<json> ScalarValue(const YAML::Node& node, int parent_column) {
+    auto value = Resolve(node, parent_column);
     if (value && value->is_number_float() && !std::isfinite(value->get<double>())) {
       // encoding/json refuses NaN and infinities, so sigs.k8s.io/yaml fails on them.
       return At(node, StrCat("unsupported value ", node.Scalar(), ": JSON has no NaN or infinity"));
@@ -305,7 +275,7 @@ class Converter {
     if (Status s = Count(key, depth); !s) return s.error();
     if (key.IsMap() || key.IsSequence()) return At(key, "invalid map key: a map or sequence");
     if (!key.IsScalar()) return At(key, "unsupported map key: null");
-    auto value = Resolve(key);
+    auto value = Resolve(key, key.Mark().column);
     if (!value) return value.error();
     if (value->is_string()) return value->get<std::string>();
     if (value->is_boolean()) return std::string(value->get<bool>() ? "true" : "false");
@@ -334,7 +304,7 @@ class Converter {
       auto key = Key(pair.first, depth + 1);
       if (!key) return key.error();
       if (!seen.insert(*key).second) return At(pair.first, StrCat("duplicate key ", Quote(*key)));
-      auto value = Value(pair.second, depth + 1);
+      auto value = Value(pair.second, depth + 1, pair.first.Mark().column);  // a simple key's column is its map's
       if (!value) return value.error();
       out[*key] = std::move(*value);
     }
@@ -366,6 +336,7 @@ class Converter {
   const YamlOptions& options_;
   size_t nodes_ = 0;
   std::set<size_t> checked_quotes_;  ///< quoted scalars already verified (aliases repeat them)
+  std::map<size_t, std::optional<size_t>> folded_keep_breaks_;  ///< FoldedKeepBreaks by scalar position
   std::vector<YAML::Node> path_;     ///< the sequences and maps being converted, outermost first
 };
 
@@ -385,7 +356,7 @@ Result<std::vector<json>> ParseYamlStream(std::string_view text, const YamlOptio
     const std::vector<YAML::Node> docs = YAML::LoadAll(owned);
     for (const YAML::Node& doc : docs) {
       Converter converter(text, options);
-      auto value = converter.Value(doc, 0);
+      auto value = converter.Value(doc, 0, -1);
       if (!value) return value.error();
       out.push_back(std::move(*value));
     }

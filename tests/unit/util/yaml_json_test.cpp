@@ -377,6 +377,18 @@ TEST_CASE("yaml json: yaml-cpp failures that would hang or mislead are one-line 
   CHECK(empty->size() == 2);
 }
 
+/// Checks that each YAML text parses to its one-document JSON value.
+template <size_t N>
+void CheckDocuments(const std::pair<std::string, json> (&cases)[N]) {
+  for (const auto& [in, want] : cases) {
+    const auto& captured = in;  // clang 14 cannot capture a structured binding
+    CAPTURE(captured);
+    auto parsed = ParseYamlDocument(in, kOptions);
+    REQUIRE(parsed);
+    CHECK(*parsed == want);
+  }
+}
+
 // Block scalar content at or below its parent's indentation is no content: the scalar is empty and the
 // line after it must parse on its own. yaml-cpp 0.7 read a plain scalar alone on that line as a key with a
 // null value, so a Secret's intended value became its key. Expected values and errors are
@@ -434,13 +446,35 @@ TEST_CASE("yaml json: a block scalar's content at its parent's indentation is no
       {"m: {a, b: 1}\n", {{"m", {{"a", nullptr}, {"b", 1}}}}},
       {"m:\n  ? a\n  b: 1\n", {{"m", {{"a", nullptr}, {"b", 1}}}}},
   };
-  for (const auto& [in, want] : values) {
-    const auto& captured = in;  // clang 14 cannot capture a structured binding
-    CAPTURE(captured);
-    auto parsed = ParseYamlDocument(in, kOptions);
-    REQUIRE(parsed);
-    CHECK(*parsed == want);
-  }
+  CheckDocuments(values);
+}
+
+// yaml-cpp 0.7 folds away one line break of a `>+` scalar, and ParseYamlStream puts it back. It took a line
+// at or below the enclosing collection's indentation for content (so an empty `>+` became "\n"), counted an
+// indentation indicator from the line's start instead of that collection's column (`- a: >2+`), and added a
+// break the text does not have at its end. Expected values: sigs.k8s.io/yaml v1.4.0 (a Go program under
+// /tmp, 2026-11-29).
+TEST_CASE("yaml json: a '>+' scalar keeps exactly the line breaks goyaml.v2 keeps") {
+  const std::pair<std::string, json> cases[] = {
+      {"m:\n  p: >+\n  k: v\n", {{"m", {{"p", ""}, {"k", "v"}}}}},
+      {"m:\n  p: >+\n\n  k: v\n", {{"m", {{"p", "\n"}, {"k", "v"}}}}},
+      {"m:\n  p: >+\n\n\n  k: v\n", {{"m", {{"p", "\n\n"}, {"k", "v"}}}}},
+      {"l:\n- a: >+\n  zz: 1\n", {{"l", {{{"a", ""}, {"zz", 1}}}}}},
+      {"l:\n- a: >2+\n  zz: 1\n", {{"l", {{{"a", ""}, {"zz", 1}}}}}},
+      {"l:\n- a: >2+\n      x\n\n  zz: 1\n", {{"l", {{{"a", "  x\n\n"}, {"zz", 1}}}}}},
+      {"k: >+\n\nother: v\n", {{"k", "\n"}, {"other", "v"}}},
+      {"m:\n  p: >+\n    x", {{"m", {{"p", "x"}}}}},
+      // Unchanged: content indented past the parent.
+      {"m:\n  p: >+\n    x\n\n\n  k: v\n", {{"m", {{"p", "x\n\n\n"}, {"k", "v"}}}}},
+      {"l:\n- a: >+\n    x\n  b: 1\n", {{"l", {{{"a", "x\n"}, {"b", 1}}}}}},
+      {"k: >+\n x\n\n", {{"k", "x\n\n"}}},
+      // An alias counts the breaks where its anchor is written, not where the alias stands.
+      {"a: &x >+\n  y\n\nb:\n  - *x\n  - c: *x\n", {{"a", "y\n\n"}, {"b", {"y\n\n", {{"c", "y\n\n"}}}}}},
+  };
+  CheckDocuments(cases);
+  auto list = ParseYamlDocument("- >+\n\n  x\n\n- >1+\n  x\n\n- >+\n- y\n", kOptions);
+  REQUIRE(list);
+  CHECK(*list == json{"\nx\n\n", " x\n\n", "", true});
 }
 
 }  // namespace
