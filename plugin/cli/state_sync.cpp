@@ -187,8 +187,7 @@ util::Status StateSyncOptions::Validate() const {
   if (!plan) return util::Ok();
   const auto& g = given_selection;
   const auto& p = plan->selection;
-  if ((!g.environment.empty() && g.environment != p.environment) || (!g.tags.empty() && g.tags != p.tags) ||
-      (!g.manifests.empty() && g.manifests != p.manifests)) {
+  if (!state::SelectionAgrees(g, p)) {
     auto e = util::MakeError(util::ErrorKind::kUsage,
                              util::StrCat("--plan ", plan_file, " was made for ", DescribeSelection(p), ", not ",
                                           DescribeSelection(g)));

@@ -110,6 +110,25 @@ std::string SelectionFlags(const RevisionSelection& s) {
   return util::Join(parts, " ");
 }
 
+namespace {
+
+// The same names, in any order and repeated or not.
+bool SameNames(std::vector<std::string> a, std::vector<std::string> b) {
+  for (auto* v : {&a, &b}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  return a == b;
+}
+
+}  // namespace
+
+bool SelectionAgrees(const RevisionSelection& given, const RevisionSelection& planned) {
+  return (given.environment.empty() || given.environment == planned.environment) &&
+         (given.tags.empty() || SameNames(given.tags, planned.tags)) &&
+         (given.manifests.empty() || SameNames(given.manifests, planned.manifests));
+}
+
 json RevisionToJson(const Revision& r) {
   json objects = json::array();
   for (const auto& o : r.objects) objects.push_back(ObjectJson(o));

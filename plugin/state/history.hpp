@@ -43,6 +43,10 @@ struct RevisionSelection {
 /// The flags that make `selection`: "-e prod -t net,dns -m cni"; "" when it is every manifest.
 std::string SelectionFlags(const RevisionSelection& selection);
 
+/// Whether -e/-t/-m as `given` agree with `planned` (a plan's selection): each one given is the same,
+/// -t and -m as sets (`-m web -m api` is `-m api -m web`); one not given agrees with any.
+bool SelectionAgrees(const RevisionSelection& given, const RevisionSelection& planned);
+
 /// One changed object of a revision: never its values, only hashes.
 struct RevisionObject {
   std::string manifest;

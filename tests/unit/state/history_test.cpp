@@ -200,5 +200,29 @@ TEST_CASE("history: FindRevision takes a whole id or a unique prefix, in any cas
   }
 }
 
+TEST_CASE("history: -e/-t/-m given with a plan agree with its selection; -t and -m as sets") {
+  const RevisionSelection planned{"prod", {"net", "dns"}, {"web", "api"}};
+  struct Case {
+    std::string name;
+    RevisionSelection given;
+    bool agrees;
+  };
+  const std::vector<Case> cases = {
+      {"nothing given", {}, true},
+      {"the same", planned, true},
+      {"-m in another order", {"", {}, {"api", "web"}}, true},
+      {"-m repeated", {"", {}, {"api", "web", "api"}}, true},
+      {"-t in another order", {"", {"dns", "net"}, {}}, true},
+      {"-m one of them", {"", {}, {"web"}}, false},
+      {"-m another", {"", {}, {"web", "db"}}, false},
+      {"-t another", {"", {"net"}, {}}, false},
+      {"-e another", {"staging", {}, {}}, false},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    CHECK(SelectionAgrees(c.given, planned) == c.agrees);
+  }
+}
+
 }  // namespace
 }  // namespace tazuna::state
