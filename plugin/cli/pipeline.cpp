@@ -269,7 +269,8 @@ std::string ClusterUid(kube::Client& client) {
 state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags) {
   const kube::RestConfig& c = client.config();
   state::PlanTarget t{c.server, "", c.ca_pem.empty() ? "" : "sha256:" + util::Sha256Hex(c.ca_pem), c.namespace_name,
-                      flags.prune, flags.allow_empty, flags.take_ownership};
+                      flags.prune, flags.allow_empty, flags.take_ownership,
+                      std::vector<std::string>(flags.takeover.names.begin(), flags.takeover.names.end())};
   // Another cluster can answer at the same URL (a port-forward, a rebuilt cluster): its identity tells.
   t.cluster_uid = ClusterUid(client);
   return t;

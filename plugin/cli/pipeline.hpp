@@ -10,6 +10,7 @@
 #include "cli/options.hpp"
 #include "manifest/manifest.hpp"
 #include "state/desired.hpp"
+#include "state/field_takeover.hpp"
 #include "state/identity.hpp"
 #include "state/plan_file.hpp"
 #include "state/store.hpp"
@@ -70,6 +71,7 @@ struct SyncFlags {
   bool prune = false;
   bool allow_empty = false;
   bool take_ownership = false;
+  state::TakeoverManagers takeover = state::DefaultTakeoverManagers();  ///< the resolved --takeover-managers
 };
 
 /// Where `client` syncs and how (state::PlanTarget): its server, the uid of its kube-system namespace

@@ -44,7 +44,8 @@ void PrintDiffTable(const StateDiffResult& r, print::Format format, bool no_head
     std::vector<std::string> cells = {e.manifest,         state::ChangeTypeName(e.type), e.parsed.ApiVersion(),
                                       e.parsed.kind,      e.identity.namespace_name,     e.parsed.name};
     if (wide) {
-      const auto owner = r.owners.find(e.identity);  // added rows whose object exists already
+      // Added rows whose object exists already (a plan reads the owners of every row; the table shows these).
+      const auto owner = e.type == state::ChangeType::kAdded ? r.owners.find(e.identity) : r.owners.end();
       cells.insert(cells.end(), {state::ShownHash(e.parsed, e.old_hash).substr(0, 12), e.new_hash.substr(0, 12),
                                  owner == r.owners.end() ? "" : state::DescribeOwner(owner->second)});
     }
@@ -71,15 +72,40 @@ util::Status WriteWhole(const std::string& path, const std::string& text) {
   return util::Ok();
 }
 
-util::Status WritePlan(Context& ctx, const StateDiffOptions& o, const std::vector<state::SyncInput>& inputs,
-                       const state::PlanTarget& target, util::Logger& log) {
+// Who owns the live objects: of added rows for -o wide, of every row for --out (the plan pins them).
+// One metadata-only LIST per kind and namespace; nothing read when neither is asked for.
+state::LiveRead ReadOwnersFor(const StateDiffOptions& o, kube::Client& client,
+                              const std::vector<state::SyncInput>& inputs, util::Logger& log) {
+  state::LiveRead live;
+  if (o.out_file.empty() && o.format != print::Format::kWide) return live;
+  const auto rows = o.out_file.empty() ? state::OwnerRows::kAdded : state::OwnerRows::kChanges;
+  live.owners = state::ReadLiveOwners(client, inputs, {rows, nullptr, &live.unknown}, log);
+  return live;
+}
+
+// What --out writes a plan of, besides the options.
+struct PlanSource {
+  kube::Client& client;
+  const std::vector<state::SyncInput>& inputs;
+  const state::LiveRead& live;
+  util::Logger& log;
+};
+
+util::Status WritePlan(Context& ctx, const StateDiffOptions& o, const PlanSource& src) {
+  if (!src.live.unknown.empty()) {  // a plan that cannot pin an object's owner could never be checked
+    const std::string who = src.live.unknown.begin()->Describe();
+    auto e = util::MakeError(util::ErrorKind::kConflict, util::StrCat("cannot write plan ", o.out_file, ": who owns ",
+                                                                      who, " cannot be read (see the warning above)"));
+    e.hint = "A plan records who owns each object it changes: make it as a user that can list them.";
+    return e;
+  }
   const state::RevisionSelection selection{o.file.environment, o.file.tags, o.file.manifests};
-  state::Plan plan = state::MakePlan(selection, inputs, util::FormatRfc3339(ctx.clock.Now()));
-  plan.target = target;
+  state::Plan plan = state::MakePlan(selection, src.inputs, util::FormatRfc3339(ctx.clock.Now()), src.live.owners);
+  plan.target = PlanTargetOf(src.client, {o.prune, o.allow_empty, o.take_ownership, o.takeover});
   for (const auto& obj : plan.objects) {
     if (obj.hash.empty()) {
-      log.Warning("the plan has no hash for " + obj.key + " (the Secret hash key is missing or unreadable): "
-                  "state sync --plan will refuse it");
+      src.log.Warning("the plan has no hash for " + obj.key + " (the Secret hash key is missing or unreadable): "
+                      "state sync --plan will refuse it");
       break;
     }
   }
@@ -155,17 +181,15 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   for (const auto& in : *inputs) {  // rows against another repository's state would mean nothing
     if (auto st = state::CheckOrigin(in.stored, origin); !st) return st.error();
   }
+  state::LiveRead live = ReadOwnersFor(*this, client, *inputs, (*session)->log);
   if (!out_file.empty()) {
-    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership});
-    if (auto st = WritePlan(ctx, *this, *inputs, target, (*session)->log); !st) return st.error();
+    if (auto st = WritePlan(ctx, *this, {client, *inputs, live, (*session)->log}); !st) return st.error();
   }
   StateDiffResult result;
+  result.owners = std::move(live.owners);
   std::vector<state::DiffEntry>& all = result.entries;
   for (const auto& in : *inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
   state::SortDiff(all);
-  if (format == print::Format::kWide) {
-    result.owners = state::ReadLiveOwners(client, *inputs, {state::OwnerRows::kAdded}, (*session)->log);
-  }
   printer->Print(result, ctx.out);
   if (show_changes && !all.empty()) {
     std::vector<state::DesiredManifest> desired;
@@ -210,8 +234,9 @@ Command NewStateDiffCommand() {
            "fields the sync's take-over of earlier tools' fields removes (Secret values masked; "
            "KUBECTL_EXTERNAL_DIFF is honoured).");
     f.String(&o->out_file, "out", 0,
-             "Also write a plan to this file (hashes and resourceVersions, no object bodies) for state sync --plan. "
-             "The plan is for this server and context namespace, and for a sync with the flags below.");
+             "Also write a plan to this file (hashes, resourceVersions and each changed object's live uid and "
+             "owner, no object bodies) for state sync --plan. The plan is for this server and context namespace, "
+             "and for a sync with the flags below and --takeover-managers.");
     f.Bool(&o->prune, "prune", 0, "With --out: the plan is for state sync --prune (also TAZUNA_STATE_SYNC_DELETE=true).");
     f.Bool(&o->allow_empty, "allow-empty", 0, "With --out: the plan is for state sync --allow-empty.");
     f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");

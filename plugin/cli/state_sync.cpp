@@ -72,13 +72,19 @@ std::string RevisionAfterPlan(kube::Client& client, util::Logger& log, const sta
   return "";
 }
 
-// With --plan: whether the inputs (read under the lock, so nothing can move between this check and the
-// applies) are exactly the plan's.
+// What a plan is checked against, read under the lock.
+struct UnderLock {
+  const std::vector<state::SyncInput>& inputs;
+  const state::LiveRead& live;  ///< the live objects of the rows, as the applies will see them
+};
+
+// With --plan: whether the inputs and the live objects of their rows (read under the lock, so no sync
+// can move them between this check and the writes) are exactly the plan's.
 util::Status CheckPlanUnderLock(const std::optional<state::Plan>& plan, kube::Client& client, util::Logger& log,
-                                const std::vector<state::SyncInput>& inputs) {
+                                const UnderLock& now) {
   if (!plan) return util::Ok();
   auto revision_of = [&](const std::string& m) { return RevisionAfterPlan(client, log, *plan, m); };
-  return state::CheckPlan(*plan, inputs, revision_of);
+  return state::CheckPlan(*plan, now.inputs, now.live, revision_of);
 }
 
 // What the revision of this sync records at its start.
@@ -198,7 +204,7 @@ util::Status StateSyncOptions::Validate() const {
 }
 
 // Longer than 40 lines on purpose: it is the one ordered list of checks that must all pass before the
-// first write (context guard, reserved objects, plan target, lock, Secret key, origin, plan, owners,
+// first write (context guard, reserved objects, plan target, lock, Secret key, origin, owners, plan,
 // revision record), and splitting it hides that order.
 util::Result<int> StateSyncOptions::Run(Context& ctx) {
   const auto start = std::chrono::steady_clock::now();
@@ -218,7 +224,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   if (auto st = state::CheckNotReserved(run->manifests); !st) return st.error();
   if (plan) {  // a plan applies only where, and as, it was made for: checked before anything is written
-    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership});
+    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership, takeover});
     if (auto st = state::CheckPlanTarget(*plan, target); !st) return st.error();
   }
   state::SyncOptions so;
@@ -266,19 +272,23 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     }
   }
   if (so.dry_run == kube::DryRun::kNone) state::ConfirmContextNamespaces(client, *run->identities, *inputs, (*session)->log);
-  if (auto st = CheckPlanUnderLock(plan, client, (*session)->log, *inputs); !st) return st.error();
+  // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply
+  // (with --plan, of the objects to prune too). The plan is checked against this very read.
+  state::LiveRead live;
+  {
+    util::ProfileScope profiled(util::ProfilePhase::kOwners, util::ProfileClock::kProcess);
+    const auto rows = plan ? state::OwnerRows::kChanges : state::OwnerRows::kApplies;
+    live.owners = state::ReadLiveOwners(client, *inputs, {rows, &so.takeover, &live.unknown}, (*session)->log);
+  }
+  if (auto st = CheckPlanUnderLock(plan, client, (*session)->log, {*inputs, live}); !st) return st.error();
+  so.live_owners = std::move(live.owners);
+  so.unknown_owners = std::move(live.unknown);
   std::unique_ptr<SyncHistory> history;  // created before the first write, so a killed sync leaves its record
   if (so.dry_run == kube::DryRun::kNone) {
     const RevisionStart rs = MakeRevisionStart(*this, *selection, so, lock_holder);
     auto started = SyncHistory::Start(ctx, client, (*session)->log, rs);
     if (!started) return started.error();
     history = std::move(*started);
-  }
-  // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply.
-  {
-    util::ProfileScope profiled(util::ProfilePhase::kOwners, util::ProfileClock::kProcess);
-    so.live_owners = state::ReadLiveOwners(client, *inputs, {state::OwnerRows::kApplies, &so.takeover,
-                                           &so.unknown_owners}, (*session)->log);
   }
   if (so.prune && HasRemoved(*inputs)) {
     // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
@@ -357,8 +367,9 @@ Command NewStateSyncCommand() {
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     f.String(&o->lock_timeout, "lock-timeout", 0, "How long to wait for another sync's lock (seconds, e.g. 90s).");
     f.String(&o->plan_file, "plan", 0,
-             "Apply only what this plan (from state diff --out) showed: refused, writing nothing, when the render "
-             "or the recorded state moved since.");
+             "Apply only what this plan (from state diff --out) showed: refused, writing nothing, when the render, "
+             "the recorded state or a changed object's live copy (created, deleted, made again, another owner) "
+             "moved since.");
     f.Int(&o->history_limit, "history-limit", 0, "Revisions of the sync history to keep (older ones are deleted).");
     f.OptionalBool(&o->wait, "wait",
                    "Wait until the objects of every manifest are ready (default: only before a dependsOn layer and "

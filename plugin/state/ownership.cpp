@@ -37,8 +37,8 @@ bool IsReserved(const ObjectIdentity& id) {
 namespace {
 
 bool Wanted(const DiffEntry& e, OwnerRows rows) {
-  if (e.type == ChangeType::kRemoved) return false;
-  return rows == OwnerRows::kApplies || e.type == ChangeType::kAdded;
+  if (e.type == ChangeType::kRemoved) return rows == OwnerRows::kChanges && e.valid_key;
+  return rows != OwnerRows::kAdded || e.type == ChangeType::kAdded;
 }
 
 }  // namespace
@@ -82,6 +82,7 @@ LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover) {
   const json& annotations = util::JsonObject(meta, "annotations");
   owner.manifest = util::JsonString(annotations, kManifestAnnotation);
   owner.origin = util::JsonString(annotations, kOriginAnnotation);
+  owner.uid = util::JsonString(meta, "uid");
   for (const auto& f : util::JsonArray(meta, "managedFields")) {
     const std::string manager = util::JsonString(f, "manager");
     owner.tazuna_manager |= manager == "tazuna";
@@ -125,18 +126,26 @@ util::Result<std::optional<std::vector<json>>> ListOwners(kube::Client& client, 
   return std::optional<std::vector<json>>(std::move(*items));
 }
 
+// The identities wanted from each LIST: the objects of the `rows` of `inputs`.
+std::map<ListKey, std::set<ObjectIdentity>> ListsOf(const std::vector<SyncInput>& inputs, OwnerRows rows) {
+  std::map<ListKey, std::set<ObjectIdentity>> lists;
+  for (const auto& in : inputs) {
+    for (const auto& e : in.diff) {
+      if (!Wanted(e, rows)) continue;
+      // A removed row's object is listed through the version its stored key names (ListOwners falls back).
+      const bool removed = e.type == ChangeType::kRemoved;
+      const StateKey& key = removed ? e.parsed : in.desired.objects[static_cast<size_t>(e.object_index)].key;
+      lists[{key.ApiVersion(), key.kind, e.identity.namespace_name}].insert(e.identity);
+    }
+  }
+  return lists;
+}
+
 }  // namespace
 
 LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, const OwnerQuery& query,
                           util::Logger& log) {
-  std::map<ListKey, std::set<ObjectIdentity>> lists;  // the identities wanted from each list
-  for (const auto& in : inputs) {
-    for (const auto& e : in.diff) {
-      if (!Wanted(e, query.rows)) continue;
-      const DesiredObject& d = in.desired.objects[static_cast<size_t>(e.object_index)];
-      lists[{d.key.ApiVersion(), d.key.kind, d.identity.namespace_name}].insert(d.identity);
-    }
-  }
+  const std::map<ListKey, std::set<ObjectIdentity>> lists = ListsOf(inputs, query.rows);
   std::vector<const std::pair<const ListKey, std::set<ObjectIdentity>>*> order;
   for (const auto& entry : lists) order.push_back(&entry);
   LiveOwners out;

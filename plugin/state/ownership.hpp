@@ -27,8 +27,9 @@ util::Status CheckNotReserved(const std::vector<DesiredManifest>& manifests);
 /// Whether `id` is one of tazuna's own objects in namespace `tazuna` (see CheckNotReserved).
 bool IsReserved(const ObjectIdentity& id);
 
-/// Which apply rows ReadLiveOwners looks at.
-enum class OwnerRows { kAdded, kApplies };
+/// Which rows ReadLiveOwners looks at: added rows, every apply row (added, modified, always-sync), or
+/// those and the removed rows whose stored key names an object (what a plan pins, plan_file.hpp).
+enum class OwnerRows { kAdded, kApplies, kChanges };
 
 /// What ReadLiveOwners reads.
 struct OwnerQuery {

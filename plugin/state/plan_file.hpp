@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,18 @@ struct PlanState {
   bool operator==(const PlanState&) const = default;
 };
 
+/// What the diff saw of a row's live object, as ReadLiveOwners (OwnerRows::kChanges) read it: whether
+/// it existed, its uid and its owner as the tables show it (LiveOwner). All empty when it did not exist.
+struct PlanLive {
+  bool exists = false;
+  std::string uid;
+  std::string manifest;                ///< LiveOwner::manifest, the manifest mark
+  std::string origin;                  ///< LiveOwner::origin, the origin mark
+  bool tazuna_manager = false;         ///< LiveOwner::tazuna_manager
+  std::vector<std::string> managers;   ///< LiveOwner::managers, sorted (the server reorders managedFields)
+  bool operator==(const PlanLive&) const = default;
+};
+
 /// One diff row of the plan.
 struct PlanRow {
   std::string manifest;
@@ -26,6 +39,7 @@ struct PlanRow {
   std::string old_key;
   std::string old_hash;
   std::string new_hash;
+  PlanLive live;
   bool operator==(const PlanRow&) const = default;
 };
 
@@ -46,6 +60,7 @@ struct PlanTarget {
   bool prune = false;             ///< the flags that change what a sync does
   bool allow_empty = false;
   bool take_ownership = false;
+  std::vector<std::string> takeover_managers;  ///< the resolved --takeover-managers, sorted
   bool operator==(const PlanTarget&) const = default;
 };
 
@@ -62,29 +77,41 @@ struct Plan {
   bool operator==(const Plan&) const = default;
 };
 
-/// The plan of `inputs` (as PlanSync made them) for `selection`; its target is left empty for the caller.
-Plan MakePlan(const RevisionSelection& selection, const std::vector<SyncInput>& inputs, std::string created_at);
+/// The plan of `inputs` (as PlanSync made them) for `selection`, each row with what `live` (ReadLiveOwners
+/// with OwnerRows::kChanges) says of its object; its target is left empty for the caller.
+Plan MakePlan(const RevisionSelection& selection, const std::vector<SyncInput>& inputs, std::string created_at,
+              const LiveOwners& live);
 /// The plan file: JSON (apiVersion tazuna.pepabo.com/v1, kind Plan), 2-space indent, sorted keys.
 std::string EncodePlan(const Plan& plan);
 /// Parses EncodePlan's output; kInput ("invalid plan: ...") for anything else, a plan without a target
-/// (made before plans had one) included.
+/// (made before plans had one) or without what it saw live (made before plans pinned it) included.
 util::Result<Plan> DecodePlan(const std::string& text);
 /// "sha256:<hex>" of EncodePlan(plan): the same plan always has the same digest.
 std::string PlanDigest(const Plan& plan);
 
 /// Whether a sync with target `now` may apply `plan`: the same server, trusted CA and cluster (both uids
-/// known and equal, or, for a user who cannot read namespace kube-system, both unknown), context namespace
-/// and flags. kConflict "plan was made for ..." naming the first difference.
+/// known and equal, or, for a user who cannot read namespace kube-system, both unknown), context namespace,
+/// flags and take-over managers (as sets). kConflict "plan was made for ..." naming the first difference.
 util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now);
 
 /// The newest revision that synced `manifest`, for messages ("" when unknown).
 using RevisionOfManifest = std::function<std::string(const std::string& manifest)>;
 
-/// Whether `inputs` (rendered and read again, under the sync lock) are exactly what `plan` saw: the same
-/// manifests, every state ConfigMap at the plan's resourceVersion, every object rendering to the plan's
-/// hash, the same diff rows. kConflict "plan is stale: ..." naming the first difference (a manifest
-/// whose state changed, with the revision that changed it; an object that renders differently, is no
-/// longer rendered, or was not planned), or kInput when an object's hash cannot vouch for it.
-util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, const RevisionOfManifest& revision_of);
+/// What a sync read, under its lock, of the live objects of its rows (ReadLiveOwners, OwnerRows::kChanges).
+struct LiveRead {
+  LiveOwners owners;                 ///< the objects that exist
+  std::set<ObjectIdentity> unknown;  ///< the objects whose LIST failed: neither seen nor known to be absent
+};
+
+/// Whether `inputs` (rendered and read again, under the sync lock) and the live objects of their rows
+/// (`live`, read under the lock too) are exactly what `plan` saw: the same manifests, every state
+/// ConfigMap at the plan's resourceVersion, every object rendering to the plan's hash, the same diff
+/// rows, and each row's object still absent, or present with the same uid and owner. kConflict "plan is
+/// stale: ..." naming the first difference (a manifest whose state changed, with the revision that
+/// changed it; an object that renders differently, is no longer rendered, or was not planned; an object
+/// that appeared, disappeared, was made again or changed owner), kConflict "plan cannot be checked: ..."
+/// when an object's owner could not be read, or kInput when an object's hash cannot vouch for it.
+util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, const LiveRead& live,
+                       const RevisionOfManifest& revision_of);
 
 }  // namespace tazuna::state

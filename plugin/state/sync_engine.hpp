@@ -82,6 +82,7 @@ struct SyncReport {
 
 /// Who owns a live object, read from its marks and managed fields.
 struct LiveOwner {
+  std::string uid;                    ///< metadata.uid
   std::string manifest;               ///< annotation tazuna.pepabo.com/manifest; empty when unmarked
   std::string origin;                 ///< annotation tazuna.pepabo.com/origin (Origin::Mark); empty when unmarked
   bool tazuna_manager = false;        ///< tazuna's field manager owns fields of it

@@ -1,6 +1,9 @@
 #include "state/plan_file.hpp"
 
+#include <algorithm>
+
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 namespace tazuna::state {
 namespace {
@@ -33,11 +36,36 @@ std::vector<SyncInput> Inputs() {
   return {in};
 }
 
+// The live Deployment web of Inputs(): manifest apps of this repository; managers as the server lists them.
+LiveOwners Live() {
+  LiveOwner web;
+  web.uid = "uid-web";
+  web.manifest = "apps";
+  web.origin = "github.com/org/platform:tazuna.yaml";
+  web.tazuna_manager = true;
+  web.managers = {"tazuna", "kube-controller-manager"};
+  return {{ObjectIdentity{"apps", "Deployment", "x", "web"}, web}};
+}
+
+void SetWebIdentity(std::vector<SyncInput>& inputs) {
+  inputs[0].diff[0].identity = {"apps", "Deployment", "x", "web"};
+  inputs[0].desired.objects[0].identity = {"apps", "Deployment", "x", "web"};
+}
+
+std::vector<SyncInput> InputsWithIdentity() {
+  auto inputs = Inputs();
+  SetWebIdentity(inputs);
+  return inputs;
+}
+
 TEST_CASE("plan: holds selection, rows, hashes and resourceVersions, never a body, and reads back") {
-  Plan plan = MakePlan({"prod", {"net"}, {"apps"}}, Inputs(), "2026-11-23T18:00:00Z");
-  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, true};
+  Plan plan = MakePlan({"prod", {"net"}, {"apps"}}, InputsWithIdentity(), "2026-11-23T18:00:00Z", Live());
+  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, true, {"helm", "kubectl"}};
   CHECK(plan.manifests == std::vector<std::string>{"apps"});
-  CHECK(plan.changes == std::vector<PlanRow>{{"apps", "modified", "apps/apps/v1/Deployment/x/web", "", "h-web-1", "h-web-2"}});
+  const PlanLive web{true,  "uid-web", "apps", "github.com/org/platform:tazuna.yaml",
+                     true, {"kube-controller-manager", "tazuna"}};
+  CHECK(plan.changes ==
+        std::vector<PlanRow>{{"apps", "modified", "apps/apps/v1/Deployment/x/web", "", "h-web-1", "h-web-2", web}});
   CHECK(plan.objects == std::vector<PlanObject>{{"apps", "apps/apps/v1/Deployment/x/web", "h-web-2"},
                                                 {"apps", "apps//v1/ConfigMap/x/cfg", "h-cfg"}});
   CHECK(plan.states == std::vector<PlanState>{{"apps", "tazuna-state-apps", "41"}});
@@ -70,9 +98,42 @@ TEST_CASE("plan: DecodePlan rejects what is not a plan") {
         "invalid plan: it names no target (server, namespace, flags); make it again with state diff --out");
 }
 
+TEST_CASE("plan: a plan that does not pin the live objects (an older version's) is refused") {
+  Plan plan = MakePlan({}, InputsWithIdentity(), "2026-11-23T18:00:00Z", Live());
+  nlohmann::json j = nlohmann::json::parse(EncodePlan(plan));
+  const std::string want =
+      "invalid plan: it does not record the live objects it saw (made by an older version of tazuna); make it again "
+      "with state diff --out";
+  SUBCASE("a row without live") { j["changes"][0].erase("live"); }
+  SUBCASE("flags without takeoverManagers") { j["target"]["flags"].erase("takeoverManagers"); }
+  auto got = DecodePlan(j.dump());
+  REQUIRE_FALSE(got);
+  CHECK(got.error().kind == util::ErrorKind::kInput);
+  CHECK(got.error().message == want);
+}
+
+std::vector<std::string> Defaults() {
+  const auto names = DefaultTakeoverManagers().names;
+  return {names.begin(), names.end()};
+}
+
+TEST_CASE("plan: take-over managers compare as sets; the default table by its names") {
+  Plan plan;
+  plan.target.takeover_managers = {"kubectl", "helm"};
+  PlanTarget now = plan.target;
+  now.takeover_managers = {"helm", "kubectl", "helm"};
+  CHECK(CheckPlanTarget(plan, now));
+  plan.target.takeover_managers = Defaults();
+  now.takeover_managers = Defaults();
+  std::reverse(now.takeover_managers.begin(), now.takeover_managers.end());
+  CHECK(CheckPlanTarget(plan, now));
+  now.takeover_managers.pop_back();
+  CHECK_FALSE(CheckPlanTarget(plan, now));
+}
+
 TEST_CASE("plan: a plan applies only on its server, cluster, context namespace and flags") {
   Plan plan;
-  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, false};
+  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, false, {}};
   struct Case {
     std::string name;
     std::function<void(PlanTarget&)> change;
@@ -94,6 +155,10 @@ TEST_CASE("plan: a plan applies only on its server, cluster, context namespace a
       {"without --prune", [](auto& t) { t.prune = false; }, "plan was made for a sync with --prune, this sync is for no flags"},
       {"more flags", [](auto& t) { t.allow_empty = t.take_ownership = true; },
        "plan was made for a sync with --prune, this sync is for --prune --allow-empty --take-ownership"},
+      {"the default take-over managers", [](auto& t) { t.takeover_managers = Defaults(); },
+       "plan was made for a sync with --takeover-managers=none, this sync is for --takeover-managers=default"},
+      {"other take-over managers", [](auto& t) { t.takeover_managers = {"kubectl", "helm"}; },
+       "plan was made for a sync with --takeover-managers=none, this sync is for --takeover-managers=helm,kubectl"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
@@ -106,7 +171,7 @@ TEST_CASE("plan: a plan applies only on its server, cluster, context namespace a
 }
 
 TEST_CASE("plan: CheckPlan passes only when nothing moved, and names what did") {
-  const Plan plan = MakePlan({}, Inputs(), "2026-11-23T18:00:00Z");
+  const Plan plan = MakePlan({}, Inputs(), "2026-11-23T18:00:00Z", {});
   struct Case {
     std::string name;
     std::function<void(std::vector<SyncInput>&)> change;
@@ -136,9 +201,110 @@ TEST_CASE("plan: CheckPlan passes only when nothing moved, and names what did") 
     CAPTURE(c.name);
     auto inputs = Inputs();
     c.change(inputs);
-    auto st = CheckPlan(plan, inputs, [](const std::string&) { return std::string("01JD3Q7ZK2M4X8N6P0R5S7T9V1"); });
+    auto st = CheckPlan(plan, inputs, {}, [](const std::string&) { return std::string("01JD3Q7ZK2M4X8N6P0R5S7T9V1"); });
     CHECK((st ? std::string() : st.error().message) == c.want);
   }
+}
+
+// A plan of InputsWithIdentity() plus a removed ConfigMap old (live uid-old, tazuna's) and an added
+// ConfigMap new that did not exist.
+struct LiveCase {
+  std::vector<SyncInput> inputs = InputsWithIdentity();
+  LiveRead live{Live(), {}};
+  LiveCase() {
+    DiffEntry removed;
+    removed.manifest = "apps";
+    removed.type = ChangeType::kRemoved;
+    removed.key = "apps//v1/ConfigMap/x/old";
+    removed.parsed = *ParseStateKey(removed.key);
+    removed.old_hash = "h-old";
+    removed.identity = {"", "ConfigMap", "x", "old"};
+    DiffEntry added;
+    added.manifest = "apps";
+    added.type = ChangeType::kAdded;
+    added.key = "apps//v1/ConfigMap/x/new";
+    added.parsed = *ParseStateKey(added.key);
+    added.new_hash = "h-new";
+    added.object_index = 2;
+    added.identity = {"", "ConfigMap", "x", "new"};
+    inputs[0].desired.objects.push_back(Object(added.key, "h-new"));
+    inputs[0].stored.entries[removed.key] = "h-old";
+    inputs[0].diff = {added, inputs[0].diff[0], removed};
+    LiveOwner old;
+    old.uid = "uid-old";
+    old.manifest = "apps";
+    old.tazuna_manager = true;
+    old.managers = {"tazuna"};
+    live.owners[removed.identity] = old;
+  }
+};
+
+TEST_CASE("plan: CheckPlan refuses when a row's live object appeared, disappeared, was made again or changed owner") {
+  const LiveCase planned;
+  const Plan plan = MakePlan({}, planned.inputs, "2026-11-23T18:00:00Z", planned.live.owners);
+  const ObjectIdentity added{"", "ConfigMap", "x", "new"}, web{"apps", "Deployment", "x", "web"},
+      removed{"", "ConfigMap", "x", "old"};
+  LiveOwner sibling;
+  sibling.uid = "uid-new";
+  sibling.manifest = "mb";
+  sibling.origin = "github.com/org/other:tazuna.yaml";
+  sibling.tazuna_manager = true;
+  sibling.managers = {"tazuna"};
+  LiveOwner created;
+  created.uid = "uid-new";
+  created.managers = {"kubectl-create"};
+  struct Case {
+    std::string name;
+    std::function<void(LiveRead&)> change;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"unchanged", [](auto&) {}, ""},
+      {"managers listed in another order",
+       [&](auto& l) { l.owners[web].managers = {"kube-controller-manager", "tazuna"}; }, ""},
+      {"another repository created the added object", [&](auto& l) { l.owners[added] = sibling; },
+       "plan is stale: object configmap/new -n x was created since the plan (now manifest \"mb\" of repository "
+       "github.com/org/other (tazuna.yaml), field managers tazuna)"},
+      {"kubectl create made the added object", [&](auto& l) { l.owners[added] = created; },
+       "plan is stale: object configmap/new -n x was created since the plan (now field managers kubectl-create)"},
+      {"the modified object was deleted", [&](auto& l) { l.owners.erase(web); },
+       "plan is stale: object deployment.apps/web -n x was deleted since the plan"},
+      {"the modified object was made again", [&](auto& l) { l.owners[web].uid = "uid-web-2"; },
+       "plan is stale: object deployment.apps/web -n x was deleted and created again since the plan (uid uid-web, now "
+       "uid-web-2)"},
+      {"the pruned object was made again", [&](auto& l) { l.owners[removed].uid = "uid-old-2"; },
+       "plan is stale: object configmap/old -n x was deleted and created again since the plan (uid uid-old, now "
+       "uid-old-2)"},
+      {"the pruned object was taken by a sibling", [&](auto& l) { l.owners[removed].manifest = "mb"; },
+       "plan is stale: object configmap/old -n x changed owner since the plan (was manifest \"apps\", field managers "
+       "tazuna; now manifest \"mb\", field managers tazuna)"},
+      {"kubectl edit wrote the modified object", [&](auto& l) { l.owners[web].managers.push_back("kubectl-edit"); },
+       "plan is stale: object deployment.apps/web -n x changed owner since the plan (was manifest \"apps\" of "
+       "repository github.com/org/platform (tazuna.yaml), field managers kube-controller-manager, tazuna; now manifest "
+       "\"apps\" of repository github.com/org/platform (tazuna.yaml), field managers kube-controller-manager, "
+       "kubectl-edit, tazuna)"},
+      {"owner unreadable", [&](auto& l) { l.unknown.insert(removed); },
+       "plan cannot be checked: who owns object configmap/old -n x cannot be read (see the warning above)"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    LiveRead now = planned.live;
+    c.change(now);
+    auto st = CheckPlan(plan, planned.inputs, now, {});
+    CHECK((st ? std::string() : st.error().message) == c.want);
+    if (!st) CHECK(st.error().kind == util::ErrorKind::kConflict);
+  }
+}
+
+TEST_CASE("plan: the live objects are checked after the rows (a changed row is named as such)") {
+  const LiveCase planned;
+  const Plan plan = MakePlan({}, planned.inputs, "2026-11-23T18:00:00Z", planned.live.owners);
+  auto inputs = planned.inputs;
+  inputs[0].diff[1].old_hash = "h-web-0";
+  LiveRead now;  // every object gone
+  auto st = CheckPlan(plan, inputs, now, {});
+  REQUIRE_FALSE(st);
+  CHECK(st.error().message == "plan is stale: object deployment.apps/web -n x would change differently than planned");
 }
 
 }  // namespace
