@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sync history and reviewed plans: every writing sync records a revision (user, commit, counts, objects);
 # a killed sync reads as interrupted; --history-limit bounds the records; `state diff --out` writes a
-# plan without bodies that `state sync --plan` applies only while nothing moved, else writes nothing.
+# plan without bodies that `state sync --plan` applies only while nothing moved (render, state, and each
+# changed object's live uid and owner), else writes nothing.
 source "$(dirname "$0")/lib.sh"
 
 s=$RANDOM
@@ -136,6 +137,133 @@ run kubectl tazuna state history -m "$M"
 expect_contains "$(echo "$OUT" | sed -n 2p)" "failed" "its revision is failed"
 expect_contains "$(echo "$OUT" | sed -n 2p)" "1 failed" "and counts the failed object"
 
-kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
-kubectl delete cm -n tazuna "tazuna-state-$M" >/dev/null 2>&1
+# --- 5. A plan pins what it saw of each row's live object (exists, uid, owner): an object created, deleted,
+# made again or taken since is refused, writing nothing. Repository a (manifests A, A2) and b (manifest B).
+ns2=$(new_namespace hq)
+kubectl create namespace "$ns2" >/dev/null
+A=pa$s; A2=pa2$s; B=pb$s
+ra=$E2E_TMP/plan-a; rb=$E2E_TMP/plan-b
+tazuna_yaml "$ra" "{name: $A, type: manifests, path: ./objs}" "{name: $A2, type: manifests, path: ./objs2}"
+tazuna_yaml "$rb" "{name: $B, type: manifests, path: ./objs}"
+mkdir -p "$ra/objs" "$ra/objs2" "$rb/objs"
+repo_at "$ra" "https://example.com/e2e/plan-a-$s.git"; repo_at "$rb" "https://example.com/e2e/plan-b-$s.git"
+cm2() { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: %s}\ndata: {v: "%s"}\n' "$2" "$ns2" "$3" > "$1/$2.yaml"; }
+live_of() { kubectl get cm -n "$ns2" "$1" -o jsonpath='{.metadata.uid}/{.metadata.resourceVersion}/{.data.v}' 2>/dev/null; }
+# snapshot NAME...: the objects, the three states and the newest revision record, to show nothing was written.
+snapshot() {
+  echo "$(for n in "$@"; do live_of "$n"; echo; done)|$(rv cm -n tazuna "tazuna-state-$A")|$(rv cm -n tazuna "tazuna-state-$A2")"
+  echo "|$(rv cm -n tazuna "tazuna-state-$B")|$(state_keys "$B" 2>/dev/null)|$(newest_record)"
+}
+plan() { echo "$E2E_TMP/p5$1.json"; }
+
+# 5a. Repositories a and b render x; a plans to take it over (x absent); b creates x; a's plan is refused.
+cm2 "$ra/objs" x a; cm2 "$ra/objs2" keep 1; cm2 "$rb/objs" x b
+cd "$ra"
+expect_rc 1 "a: diff -o wide --take-ownership --out (x added, no owner)" \
+  kubectl tazuna state diff -o wide --take-ownership --out "$(plan a)"
+expect_contains "$(echo "$OUT" | head -1)" "OWNER" "the table has an OWNER column (x has none: it does not exist)"
+cd "$rb"
+expect_rc 0 "b creates x" kubectl tazuna state sync
+cd "$ra"
+before=$(snapshot x keep)
+expect_rc 1 "a: --take-ownership with the plan is refused (b created x since)" \
+  kubectl tazuna state sync --plan "$(plan a)" --take-ownership
+expect_contains "$ERR" "error: plan is stale: object configmap/x -n $ns2 was created since the plan (now manifest \"$B\" of repository example.com/e2e/plan-b-$s (tazuna.yaml), field managers tazuna)" \
+  "names the object and who owns it now"
+expect_contains "$ERR" "Nothing was written." "says nothing was written"
+expect_eq "$(snapshot x keep)" "$before" "nothing written: x (b's data), b's state, a's states and the history unchanged"
+rm "$ra/objs/x.yaml"
+
+# 5b. A sibling manifest creates the object a plan adds (a sync would say "moved from manifest").
+cm2 "$ra/objs" sib 1
+expect_rc 1 "a: plan for -m A (sib added)" kubectl tazuna state diff -m "$A" --out "$(plan b)"
+cm2 "$ra/objs2" sib 2
+expect_rc 0 "the sibling manifest A2 creates sib" kubectl tazuna state sync -m "$A2"
+rm "$ra/objs2/sib.yaml"
+before=$(snapshot sib keep)
+expect_rc 1 "the plan is refused (sib was created by A2 since)" kubectl tazuna state sync --plan "$(plan b)"
+expect_contains "$ERR" "error: plan is stale: object configmap/sib -n $ns2 was created since the plan (now manifest \"$A2\" of repository example.com/e2e/plan-a-$s (tazuna.yaml), field managers tazuna)" \
+  "names the sibling manifest"
+expect_eq "$(snapshot sib keep)" "$before" "nothing written"
+rm "$ra/objs/sib.yaml"; cm2 "$ra/objs2" sib 2
+
+# 5c. kubectl create makes the object a plan adds (a sync would say "adopted").
+cm2 "$ra/objs" z 1
+expect_rc 1 "a: plan (z added)" kubectl tazuna state diff --out "$(plan c)"
+kubectl create configmap -n "$ns2" z --from-literal=v=0 >/dev/null
+before=$(snapshot z)
+expect_rc 1 "the plan is refused (kubectl created z since)" kubectl tazuna state sync --plan "$(plan c)"
+expect_contains "$ERR" "error: plan is stale: object configmap/z -n $ns2 was created since the plan (now field managers kubectl-create)" \
+  "names who made it"
+expect_eq "$(snapshot z)" "$before" "nothing written"
+kubectl delete cm -n "$ns2" z >/dev/null
+
+# An unchanged plan applies: z, w and old are created.
+cm2 "$ra/objs" w 1; cm2 "$ra/objs" old 1
+expect_rc 1 "a: plan (z, w, old added)" kubectl tazuna state diff --out "$(plan d)"
+expect_rc 0 "the unchanged plan applies" kubectl tazuna state sync --plan "$(plan d)"
+expect_contains "$OUT" "configmap/w -n $ns2 created" "it created w"
+
+# 5d. A modified row's object deleted and created again by someone else (a sync would say "adopted").
+cm2 "$ra/objs" w 2
+expect_rc 1 "a: plan (w modified)" kubectl tazuna state diff --out "$(plan e)"
+u1=$(uid cm -n "$ns2" w)
+kubectl delete cm -n "$ns2" w >/dev/null; kubectl create configmap -n "$ns2" w --from-literal=v=other >/dev/null
+u2=$(uid cm -n "$ns2" w)
+before=$(snapshot w)
+expect_rc 1 "the plan is refused (w is another object now)" kubectl tazuna state sync --plan "$(plan e)"
+expect_contains "$ERR" "error: plan is stale: object configmap/w -n $ns2 was deleted and created again since the plan (uid $u1, now $u2)" \
+  "names both uids"
+expect_eq "$(snapshot w)" "$before" "nothing written"
+expect_rc 0 "a syncs (adopts w)" kubectl tazuna state sync
+
+# 5e. A prune row's object deleted and created again, with tazuna's field manager, before the plan is applied.
+rm "$ra/objs/old.yaml"
+expect_rc 1 "a: plan --prune (old removed)" kubectl tazuna state diff --prune --out "$(plan f)"
+u1=$(uid cm -n "$ns2" old)
+kubectl delete cm -n "$ns2" old >/dev/null
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: old, namespace: %s}\ndata: {v: "new"}\n' "$ns2" |
+  kubectl apply --server-side --field-manager=tazuna -f - >/dev/null
+u2=$(uid cm -n "$ns2" old)
+before=$(snapshot old)
+expect_rc 1 "the prune plan is refused (old is another object now)" kubectl tazuna state sync --plan "$(plan f)" --prune
+expect_contains "$ERR" "error: plan is stale: object configmap/old -n $ns2 was deleted and created again since the plan (uid $u1, now $u2)" \
+  "names both uids"
+expect_eq "$(snapshot old)" "$before" "nothing written: the new old (data new) is not deleted"
+
+# 5f. --takeover-managers is part of the plan's target (also TAZUNA_TAKEOVER_MANAGERS).
+expect_rc 1 "a: plan --prune --takeover-managers=none" \
+  kubectl tazuna state diff --prune --takeover-managers=none --out "$(plan g)"
+before=$(snapshot old)
+expect_rc 1 "the plan is refused by a sync with the default managers" kubectl tazuna state sync --plan "$(plan g)" --prune
+expect_contains "$ERR" "error: plan was made for a sync with --takeover-managers=none, this sync is for --takeover-managers=default" \
+  "names both"
+expect_rc 1 "and by one with TAZUNA_TAKEOVER_MANAGERS=kubectl" \
+  env TAZUNA_TAKEOVER_MANAGERS=kubectl kubectl tazuna state sync --plan "$(plan g)" --prune
+expect_contains "$ERR" "this sync is for --takeover-managers=kubectl" "names the variable's managers"
+expect_eq "$(snapshot old)" "$before" "nothing written"
+expect_rc 0 "the plan applies with TAZUNA_TAKEOVER_MANAGERS=none" \
+  env TAZUNA_TAKEOVER_MANAGERS=none kubectl tazuna state sync --plan "$(plan g)" --prune
+expect_contains "$OUT" "configmap/old -n $ns2 deleted" "it pruned the object it pinned"
+
+# 5g. -m (and -t) compare as sets: the same manifests in another order apply the plan.
+cm2 "$ra/objs" w 3; cm2 "$ra/objs2" keep 2
+expect_rc 1 "a: plan -m A -m A2" kubectl tazuna state diff -m "$A" -m "$A2" --out "$(plan h)"
+expect_rc 0 "the plan applies with -m A2 -m A" kubectl tazuna state sync --plan "$(plan h)" -m "$A2" -m "$A"
+expect_contains "$OUT" "configmap/w -n $ns2 configured" "it changed w"
+expect_contains "$OUT" "configmap/keep -n $ns2 configured" "and keep"
+
+# 5h. A plan of an older version (no live section) is refused, asking for a new plan.
+cm2 "$ra/objs" w 4
+expect_rc 1 "a: plan (w modified)" kubectl tazuna state diff --out "$(plan i)"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); [r.pop("live") for r in p["changes"]]; json.dump(p, open(sys.argv[1], "w"))' "$(plan i)"
+before=$(snapshot w)
+expect_rc 1 "a plan without what it saw live is refused" kubectl tazuna state sync --plan "$(plan i)"
+expect_contains "$ERR" "invalid plan: it does not record the live objects it saw (made by an older version of tazuna); make it again with state diff --out" \
+  "asks for a new plan"
+expect_eq "$(snapshot w)" "$before" "nothing written"
+cd "$repo"
+
+kubectl delete ns "$ns" "$ns2" --wait=false >/dev/null 2>&1
+kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-$A" "tazuna-state-$A2" "tazuna-state-$B" >/dev/null 2>&1
 finish
