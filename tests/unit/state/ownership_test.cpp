@@ -123,4 +123,18 @@ TEST_CASE("ownership: CarriesMarks reads the marks of a live object of any shape
   }
 }
 
+TEST_CASE("ownership: OwnerOf reads the uid, the marks and each field manager once (what a plan pins)") {
+  const nlohmann::json live = nlohmann::json::parse(R"({"metadata": {
+      "uid": "uid-1",
+      "annotations": {"tazuna.pepabo.com/manifest": "web", "tazuna.pepabo.com/origin": "github.com/a/b:tazuna.yaml"},
+      "managedFields": [{"manager": "tazuna"}, {"manager": "kubectl-edit"}, {"manager": "tazuna"}]}})");
+  const LiveOwner owner = OwnerOf(live);
+  CHECK(owner.uid == "uid-1");
+  CHECK(owner.manifest == "web");
+  CHECK(owner.origin == "github.com/a/b:tazuna.yaml");
+  CHECK(owner.tazuna_manager);
+  CHECK(owner.managers == std::vector<std::string>{"tazuna", "kubectl-edit"});
+  CHECK(OwnerOf(nlohmann::json::object()).uid.empty());
+}
+
 }  // namespace tazuna::state
