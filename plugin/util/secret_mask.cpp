@@ -100,13 +100,6 @@ void CollectValues(const json& value, int depth, std::vector<std::string>& out) 
   }
 }
 
-void ReplaceAll(std::string& text, const std::string& needle) {
-  if (needle.empty()) return;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + kSecretMask.size())) {
-    text.replace(at, needle.size(), kSecretMask);
-  }
-}
-
 }  // namespace
 
 bool IsSecret(const json& object) {
@@ -136,15 +129,6 @@ std::vector<std::string> SecretValues(const json& object, SecretBy by) {
             [](const std::string& a, const std::string& b) { return a.size() != b.size() ? a.size() > b.size() : a < b; });
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
-}
-
-std::string ScrubValues(std::string text, const std::vector<std::string>& values) {
-  for (const std::string& value : values) {
-    ReplaceAll(text, value);
-    const std::string escaped = json(value).dump(-1, ' ', false, json::error_handler_t::replace);
-    ReplaceAll(text, escaped.substr(1, escaped.size() - 2));  // as it appears inside a JSON or Go quoted string
-  }
-  return text;
 }
 
 }  // namespace tazuna::util

@@ -35,7 +35,10 @@ bool MaskSecretValues(nlohmann::json& object, SecretBy by = SecretBy::kKind);
 /// in its annotations. Values shorter than 3 bytes are left out (masking them would garble any text).
 std::vector<std::string> SecretValues(const nlohmann::json& object, SecretBy by = SecretBy::kKind);
 
-/// `text` with every occurrence of each of `values`, also JSON-escaped, replaced by kSecretMask.
+/// `text` with every occurrence of each of `values` replaced by kSecretMask, in whatever form the text
+/// holds it: raw, JSON-escaped (with or without `\u003c`-style HTML escapes), Go-quoted (`%q`, `%#v`:
+/// `\"`, `\t`, `\x01`, `\u00a0`), and those inside one or two more JSON strings (a server message in a
+/// raw body). The text is decoded level by level (secret_scrub.cpp); a match masks what it came from.
 std::string ScrubValues(std::string text, const std::vector<std::string>& values);
 
 }  // namespace tazuna::util

@@ -87,3 +87,59 @@ TEST_CASE("secret mask: SecretValues and ScrubValues find every echoed form") {
 
 }  // namespace
 }  // namespace tazuna::util
+
+#include "util/go_json.hpp"
+#include "util/go_strconv.hpp"
+
+namespace tazuna::util {
+namespace {
+
+// The inside of a quoted form ("..." -> ...).
+std::string Inner(const std::string& quoted) { return quoted.substr(1, quoted.size() - 2); }
+
+TEST_CASE("secret mask: ScrubValues finds a value raw, JSON-escaped, HTML-escaped, Go-quoted and nested") {
+  const std::vector<std::string> values = {
+      "zz-SECRET-R1\"tail", "back\\slash\\path", "tab\there", "new\nline\r\n", "ctl\x01\x7f-x", "nb\xc2\xa0sp",
+      "lt<gt>amp&", "all\"\\\t<>&\xc2\xa0\x01", "emoji-\xf0\x9f\x94\x91-key", "\\u0041-not-an-escape"};
+  for (const std::string& value : values) {
+    const std::string json_plain = Inner(nlohmann::json(value).dump());
+    const std::string json_html = Inner(GoJsonMarshal(value));
+    const std::string go = Inner(GoQuote(value, QuoteMode::kUnicode));
+    const std::string go_ascii = Inner(GoQuote(value, QuoteMode::kAscii));
+    const std::vector<std::string> forms = {value,
+                                            json_plain,
+                                            json_html,
+                                            go,
+                                            go_ascii,
+                                            Inner(GoJsonMarshal(go)),
+                                            Inner(nlohmann::json(go).dump()),
+                                            Inner(GoJsonMarshal(go_ascii)),
+                                            Inner(GoJsonMarshal(Inner(GoJsonMarshal(go))))};
+    for (const std::string& form : forms) {
+      CAPTURE(value);
+      CAPTURE(form);
+      CHECK(ScrubValues("before {\"" + form + "\"} after", {value}) == "before {\"***\"} after");
+    }
+  }
+}
+
+TEST_CASE("secret mask: ScrubValues masks the apiserver's echo of a mistyped value at -v 0 and in a raw body") {
+  const std::vector<std::string> values = {"zz-SECRET-R1\"tail", "a<b>&c\tz"};
+  const std::string message = R"(Secret "bad" is invalid: .stringData.password: expected string, got )"
+                              R"(&value.valueUnstructured{Value:[]interface {}{"zz-SECRET-R1\"tail"}})";
+  CHECK(ScrubValues(message, values) == R"(Secret "bad" is invalid: .stringData.password: expected string, got )"
+                                        R"(&value.valueUnstructured{Value:[]interface {}{"***"}})");
+  const std::string body = R"({"message":"got []interface {}{\"zz-SECRET-R1\\\"tail\", \"a\u003cb\u003e\u0026c\\tz\"}"})";
+  CHECK(ScrubValues(body, values) == R"({"message":"got []interface {}{\"***\", \"***\"}"})");
+}
+
+TEST_CASE("secret mask: ScrubValues leaves other text, escapes and partial runes alone") {
+  CHECK(ScrubValues(R"(a \"x\" \\ \u0041 \xZZ \ at end \)", {"not-there"}) == R"(a \"x\" \\ \u0041 \xZZ \ at end \)");
+  CHECK(ScrubValues("keep", {}) == "keep");
+  // Overlapping and repeated matches become one mask each; text around them is kept byte for byte.
+  CHECK(ScrubValues("xx secret-one-two yy secret-one zz", {"secret-one-two", "one-two yy"}) == "xx *** secret-one zz");
+  CHECK(ScrubValues("p=secret\\u00e9 q", {"secret\xc3\xa9"}) == "p=*** q");
+}
+
+}  // namespace
+}  // namespace tazuna::util
