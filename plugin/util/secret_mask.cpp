@@ -16,12 +16,28 @@ constexpr int kMaxCopyDepth = 8;  // JSON inside JSON inside an annotation: deep
 
 using Masker = std::function<std::string(std::string_view field, const std::string& key)>;
 
+// Every scalar in `value` replaced by `mask`, whatever the nesting; null (no value) stays.
+void MaskScalars(json& value, const std::string& mask, int depth) {
+  if (!value.is_structured()) {
+    if (!value.is_null()) value = mask;
+  } else if (depth > kMaxCopyDepth) {
+    value = mask;
+  } else {
+    for (auto& member : value) MaskScalars(member, mask, depth + 1);
+  }
+}
+
 bool MaskFields(json& object, const Masker& mask) {
   bool masked = false;
   for (const char* field : {"data", "stringData"}) {
     auto it = object.find(field);
-    if (it == object.end() || !it->is_object()) continue;
-    for (auto& [key, value] : it->items()) value = mask(field, key);
+    if (it == object.end() || it->is_null()) continue;
+    if (it->is_object()) {
+      for (auto& [key, value] : it->items()) value = mask(field, key);
+    } else {
+      // A mistyped Secret (`stringData: "value"`, a list): what it holds is a value all the same.
+      MaskScalars(*it, mask(field, ""), 0);
+    }
     masked = true;
   }
   return masked;
@@ -74,6 +90,7 @@ void CollectLeaves(const json& value, bool base64, int depth, std::vector<std::s
     for (const auto& member : value) CollectLeaves(member, base64, depth + 1, out);
     return;
   }
+  if (value.is_null()) return;
   const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
   AddValue(text, out);
   if (!base64) {
@@ -86,8 +103,9 @@ void CollectLeaves(const json& value, bool base64, int depth, std::vector<std::s
 void CollectValues(const json& value, int depth, std::vector<std::string>& out) {
   if (depth > kMaxCopyDepth) return;
   if (value.is_object()) {
-    for (const auto& [key, v] : JsonObject(value, "data").items()) CollectLeaves(v, true, depth, out);
-    for (const auto& [key, v] : JsonObject(value, "stringData").items()) CollectLeaves(v, false, depth, out);
+    // Whatever their shape: a map, or a mistyped string or list.
+    CollectLeaves(JsonField(value, "data"), true, depth, out);
+    CollectLeaves(JsonField(value, "stringData"), false, depth, out);
     for (const auto& [key, member] : value.items()) CollectValues(member, depth + 1, out);
   } else if (value.is_array()) {
     for (const auto& member : value) CollectValues(member, depth + 1, out);

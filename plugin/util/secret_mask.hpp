@@ -20,7 +20,8 @@ bool IsSecret(const nlohmann::json& object);
 enum class SecretBy { kKind, kForce };
 
 /// The one Secret masker: for a Secret (see SecretBy), replaces the value of every key under `data` and
-/// `stringData` with `mask(field, key)`, and masks the values inside every annotation that holds a JSON
+/// `stringData` with `mask(field, key)` (a field that is not a map, as in a mistyped Secret, has every
+/// scalar in it replaced by `mask(field, "")`), and masks the values inside every annotation that holds a JSON
 /// copy of the object (`kubectl.kubernetes.io/last-applied-configuration` and any other) with kSecretMask.
 /// Returns whether anything was masked; anything that is not a Secret is left alone.
 bool MaskSecretValues(nlohmann::json& object,
@@ -31,8 +32,8 @@ bool MaskSecretValues(nlohmann::json& object,
 bool MaskSecretValues(nlohmann::json& object, SecretBy by = SecretBy::kKind);
 
 /// Every form in which a value of this Secret (see SecretBy) can be echoed: each `data` value as sent
-/// (base64) and decoded, each `stringData` value and its base64, from the object and from the JSON copies
-/// in its annotations. Values shorter than 3 bytes are left out (masking them would garble any text).
+/// (base64) and decoded, each `stringData` value and its base64 (every scalar under either field, whatever
+/// its shape), from the object and from the JSON copies in its annotations. Values shorter than 3 bytes are left out (masking them would garble any text).
 std::vector<std::string> SecretValues(const nlohmann::json& object, SecretBy by = SecretBy::kKind);
 
 /// `text` with every occurrence of each of `values` replaced by kSecretMask, in whatever form the text

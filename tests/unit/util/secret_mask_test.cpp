@@ -141,5 +141,43 @@ TEST_CASE("secret mask: ScrubValues leaves other text, escapes and partial runes
   CHECK(ScrubValues("p=secret\\u00e9 q", {"secret\xc3\xa9"}) == "p=*** q");
 }
 
+TEST_CASE("secret mask: a mistyped data or stringData (a string, a list) is masked and collected") {
+  struct Case {
+    std::string name, in, want;
+  };
+  const std::vector<Case> cases = {
+      {"stringData a string", R"({"kind":"Secret","stringData":"mistyped-value"})",
+       R"({"kind":"Secret","stringData":"***"})"},
+      {"stringData a list", R"({"kind":"Secret","stringData":["listed-value",{"k":"nested-value"},null,7]})",
+       R"({"kind":"Secret","stringData":["***",{"k":"***"},null,"***"]})"},
+      {"data a string", R"({"kind":"Secret","data":"bWlzdHlwZWQ="})", R"({"data":"***","kind":"Secret"})"},
+      {"data null", R"({"kind":"Secret","data":null})", R"({"data":null,"kind":"Secret"})"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    nlohmann::json object = nlohmann::json::parse(c.in);
+    MaskSecretValues(object);
+    CHECK(object == nlohmann::json::parse(c.want));
+  }
+  nlohmann::json keyed = nlohmann::json::parse(R"({"kind":"Secret","stringData":["listed-value"]})");
+  CHECK(MaskSecretValues(keyed, [](std::string_view field, const std::string& key) {
+    return std::string(field) + ":" + key;
+  }));
+  CHECK(keyed["stringData"] == nlohmann::json::parse(R"(["stringData:"])"));
+
+  const auto has = [](const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  };
+  const auto text = SecretValues(nlohmann::json::parse(R"({"kind":"Secret","stringData":"mistyped-value"})"));
+  CHECK(has(text, "mistyped-value"));
+  CHECK(has(text, "bWlzdHlwZWQtdmFsdWU="));
+  const auto list = SecretValues(
+      nlohmann::json::parse(R"({"kind":"Secret","stringData":["listed-value",null],"data":["bWlzdHlwZWQ="]})"));
+  CHECK(has(list, "listed-value"));
+  CHECK(has(list, "mistyped"));
+  CHECK(has(list, "bWlzdHlwZWQ="));
+  CHECK_FALSE(has(list, "null"));
+}
+
 }  // namespace
 }  // namespace tazuna::util
