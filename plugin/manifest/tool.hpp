@@ -24,6 +24,11 @@ struct ToolCall {
 /// `<argv joined> failed (exit status N)` with the tool's stderr lines in detail_lines.
 util::Result<std::string> RunTool(const ToolCall& call, RenderContext& ctx);
 
+/// `argv` as it may be logged or put in an error: the value of every helm `--set`, `--set-string`,
+/// `--set-json`, `--set-literal` and `--set-file` argument, written `--set a=b` or `--set=a=b`, is shown
+/// as `a=***` (one that names nothing as `***`). Other arguments are unchanged.
+std::vector<std::string> RedactSetValues(const std::vector<std::string>& argv);
+
 /// Splits tool stderr into detail lines (trailing blank lines dropped, at most the last 40 lines).
 std::vector<std::string> StderrLines(const std::string& err);
 
