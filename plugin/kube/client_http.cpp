@@ -11,6 +11,7 @@
 #include "util/json_get.hpp"
 #include "util/profile.hpp"
 #include "util/strings.hpp"
+#include "util/url_redact.hpp"
 
 namespace tazuna::kube {
 namespace {
@@ -217,7 +218,7 @@ util::Result<nlohmann::json> Client::SendJson(const Call& call) {
 
 void Client::LogRequest(const HttpRequest& req) const {
   if (!log_.Enabled(7)) return;
-  log_.Log(7, StrCat("Request: ", req.method, " ", req.url));
+  log_.Log(7, StrCat("Request: ", req.method, " ", util::RedactUrlPasswords(req.url)));
   for (const auto& [name, value] : req.headers) {
     log_.Log(7, StrCat("    ", name, ": ", RedactHeader(name, value)));
   }
@@ -226,7 +227,8 @@ void Client::LogRequest(const HttpRequest& req) const {
 
 void Client::LogResponse(const HttpRequest& req, const HttpResponse& resp, std::chrono::milliseconds took) const {
   if (!log_.Enabled(6)) return;
-  log_.Log(6, StrCat(req.method, " ", req.url, " ", resp.status, " in ", took.count(), " milliseconds"));
+  log_.Log(6, StrCat(req.method, " ", util::RedactUrlPasswords(req.url), " ", resp.status, " in ", took.count(),
+                     " milliseconds"));
   if (log_.Enabled(7)) {
     for (const auto& [name, value] : resp.headers) log_.Log(7, StrCat("    ", name, ": ", value));
   }

@@ -14,6 +14,7 @@
 #include "kube/url.hpp"
 #include "util/profile.hpp"
 #include "util/strings.hpp"
+#include "util/url_redact.hpp"
 
 namespace tazuna::kube {
 namespace {
@@ -352,7 +353,9 @@ const char* DeliveryReason(CURLcode code, long os_errno, const std::string& deta
 
 util::Error CurlTransport::MapError(CURLcode code, const Pending& p) const {
   const UrlParts url = ParseUrl(p.request.url);
-  const std::string detail = p.errbuf[0] ? std::string(p.errbuf) : std::string(curl_easy_strerror(code));
+  // libcurl's own text may quote the URL, userinfo and all.
+  const std::string detail =
+      util::RedactUrlPasswords(p.errbuf[0] ? std::string(p.errbuf) : std::string(curl_easy_strerror(code)));
   long os_errno = 0;
   curl_easy_getinfo(p.easy, CURLINFO_OS_ERRNO, &os_errno);
   util::Error e = UnableToConnect(detail);

@@ -13,10 +13,11 @@ UrlParts ParseUrl(std::string_view url) {
     url.remove_prefix(pos + 3);
   }
   const size_t slash = url.find_first_of("/?#");
-  u.authority = std::string(url.substr(0, slash));
+  std::string_view auth = url.substr(0, slash);
   if (slash != std::string_view::npos) u.path_and_query = std::string(url.substr(slash));
-  std::string_view auth = u.authority;
+  // Userinfo (`user:password@`) is no part of the authority shown in messages, Host headers and cache paths.
   if (const size_t at = auth.rfind('@'); at != std::string_view::npos) auth.remove_prefix(at + 1);
+  u.authority = std::string(auth);
   size_t colon = std::string_view::npos;
   if (!auth.empty() && auth[0] == '[') {
     const size_t close = auth.find(']');

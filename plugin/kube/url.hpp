@@ -11,7 +11,7 @@ struct UrlParts {
   std::string scheme;          ///< "https"
   std::string host;            ///< without brackets for IPv6
   std::string port;            ///< explicit or the scheme's default
-  std::string authority;       ///< host[:port] exactly as written ("[::1]:6443")
+  std::string authority;       ///< host[:port] exactly as written ("[::1]:6443"), without any userinfo
   std::string path_and_query;  ///< from the first '/' after the authority, "" if none
 };
 

@@ -10,6 +10,7 @@
 
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
+#include "util/url_redact.hpp"
 
 namespace tazuna::state {
 
@@ -32,7 +33,8 @@ json TargetJson(const PlanTarget& t) {
                       {"allowEmpty", t.allow_empty},
                       {"takeOwnership", t.take_ownership},
                       {"takeoverManagers", t.takeover_managers}};
-  return {{"server", t.server},
+  // A password in the server URL never reaches the file (kubectl's `user:***@host`).
+  return {{"server", util::RedactUrlPasswords(t.server)},
           {"clusterUID", t.cluster_uid},
           {"caDigest", t.ca_digest},
           {"contextNamespace", t.context_namespace},
@@ -296,7 +298,10 @@ util::Error OtherTarget(const std::string& what, const std::string& planned, con
 
 util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now) {
   const PlanTarget& p = plan.target;
-  if (p.server != now.server) return OtherTarget("server", p.server, now.server);
+  // Compared as written: with any password masked (a plan from an older version may hold it in clear).
+  const std::string planned_server = util::RedactUrlPasswords(p.server);
+  const std::string server = util::RedactUrlPasswords(now.server);
+  if (planned_server != server) return OtherTarget("server", planned_server, server);
   if (p.ca_digest != now.ca_digest) {
     return OtherTarget("the certificate authority", p.ca_digest.empty() ? "of the system store" : p.ca_digest,
                        now.ca_digest.empty() ? "of the system store" : now.ca_digest);

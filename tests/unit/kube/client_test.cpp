@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "fakes.hpp"
+#include "kube/url.hpp"
 
 namespace tazuna::kube {
 namespace {
@@ -325,6 +326,19 @@ TEST_CASE("client: a -v 8 log of a Secret's PartialObjectMetadata holds no value
   REQUIRE(c.List("v1", "Secret", "x", "", ListDetail::kMetadata));
   CHECK(err.str().find("Response Body") != std::string::npos);
   CHECK(err.str().find("hunter2") == std::string::npos);
+}
+
+TEST_CASE("client: a password in the server URL is masked in request logs") {
+  Fixture f;
+  f.config.server = "https://admin:s3cr3t-pw@k.example:6443/prefix/";
+  std::ostringstream err;
+  util::Logger verbose(err, 8);
+  f.transport.Add("GET /prefix/version", 200, R"({"gitVersion":"v1.33.0"})");
+  Client c(f.config, f.transport, f.procs, verbose, f.clock, f.env);
+  REQUIRE(c.GetPath("/version"));
+  CHECK(err.str().find("GET https://admin:***@k.example:6443/prefix/version 200 in ") != std::string::npos);
+  CHECK(err.str().find("s3cr3t-pw") == std::string::npos);
+  CHECK(ParseUrl("https://admin:s3cr3t-pw@k.example:6443/x").authority == "k.example:6443");
 }
 
 }  // namespace

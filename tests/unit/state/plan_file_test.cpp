@@ -170,6 +170,24 @@ TEST_CASE("plan: a plan applies only on its server, cluster, context namespace a
   }
 }
 
+TEST_CASE("plan: a password in the server URL is never written, and a plan still matches its server") {
+  Plan plan = MakePlan({}, Inputs(), "2026-11-23T18:00:00Z");
+  plan.target = {"https://admin:s3cr3t-pw@127.0.0.1:6443", "uid-1", "", "team-a", false, false, false};
+  const std::string text = EncodePlan(plan);
+  CHECK(text.find("s3cr3t-pw") == std::string::npos);
+  CHECK(text.find(R"("server": "https://admin:***@127.0.0.1:6443")") != std::string::npos);
+  auto back = DecodePlan(text);
+  REQUIRE(back);
+  CHECK(CheckPlanTarget(*back, plan.target));
+  CHECK(CheckPlanTarget(plan, plan.target));  // an older plan that holds the password in clear
+  PlanTarget other = plan.target;
+  other.server = "https://admin:s3cr3t-pw@127.0.0.2:6443";
+  auto st = CheckPlanTarget(*back, other);
+  REQUIRE_FALSE(st);
+  CHECK(st.error().message ==
+        "plan was made for server https://admin:***@127.0.0.1:6443, this sync is for https://admin:***@127.0.0.2:6443");
+}
+
 TEST_CASE("plan: CheckPlan passes only when nothing moved, and names what did") {
   const Plan plan = MakePlan({}, Inputs(), "2026-11-23T18:00:00Z", {});
   struct Case {
