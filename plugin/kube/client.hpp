@@ -196,8 +196,11 @@ class Client {
   util::Result<Call> ApplyCall(const nlohmann::json& object, const ApplyOptions& options);
   util::Result<std::string> RefPath(const ObjectRef& ref, bool with_name);
   void LogRequest(const HttpRequest& req) const;
-  void LogResponse(const HttpRequest& req, const HttpResponse& resp, std::chrono::milliseconds took) const;
-  void EmitWarnings(const HttpResponse& resp);
+  /// `sent`: the request body, whose Secret values are scrubbed from logged headers.
+  void LogResponse(const HttpRequest& req, std::string_view sent, const HttpResponse& resp,
+                   std::chrono::milliseconds took) const;
+  /// Prints each new Warning header of `resp` once, with the values of a Secret `call` sent scrubbed.
+  void EmitWarnings(const Call& call, const HttpResponse& resp);
 
   RestConfig config_;
   Transport& transport_;

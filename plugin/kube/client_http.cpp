@@ -29,8 +29,13 @@ std::string WarningText(const std::string& header) {
   const size_t open = header.find('"');
   const size_t close = header.rfind('"');
   if (open == std::string::npos || close <= open) return header;
-  std::string text = header.substr(open + 1, close - open - 1);
-  text.erase(std::remove(text.begin(), text.end(), '\\'), text.end());
+  // A quoted-string: a backslash takes the next character as it is (client-go's parseQuotedString), so a
+  // value the server Go-quoted in the text (`\\t`) keeps its escape and can be scrubbed.
+  std::string text;
+  for (size_t i = open + 1; i < close; ++i) {
+    if (header[i] == '\\' && i + 1 < close) ++i;
+    text += header[i];
+  }
   return text;
 }
 
@@ -113,8 +118,8 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
     e.reason = kReasonAnswerUnreadable;
     return e;
   }
-  LogResponse(req, *resp, std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now() - start));
-  if (!call.quiet) EmitWarnings(*resp);
+  LogResponse(req, call.body, *resp, std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now() - start));
+  if (!call.quiet) EmitWarnings(call, *resp);
   return resp;
 }
 
@@ -225,19 +230,24 @@ void Client::LogRequest(const HttpRequest& req) const {
   if (log_.Enabled(8) && !req.body.empty()) log_.Log(8, StrCat("Request Body: ", RedactBody(req.url, req.body)));
 }
 
-void Client::LogResponse(const HttpRequest& req, const HttpResponse& resp, std::chrono::milliseconds took) const {
+void Client::LogResponse(const HttpRequest& req, std::string_view sent, const HttpResponse& resp,
+                         std::chrono::milliseconds took) const {
   if (!log_.Enabled(6)) return;
   log_.Log(6, StrCat(req.method, " ", util::RedactUrlPasswords(req.url), " ", resp.status, " in ", took.count(),
                      " milliseconds"));
   if (log_.Enabled(7)) {
-    for (const auto& [name, value] : resp.headers) log_.Log(7, StrCat("    ", name, ": ", value));
+    // A Warning header may quote what was sent.
+    for (const auto& [name, value] : resp.headers) {
+      log_.Log(7, StrCat("    ", name, ": ", ScrubSent(req.url, sent, value)));
+    }
   }
   if (log_.Enabled(8)) log_.Log(8, StrCat("Response Body: ", RedactBody(req.url, resp.body, req.body)));
 }
 
-void Client::EmitWarnings(const HttpResponse& resp) {
+void Client::EmitWarnings(const Call& call, const HttpResponse& resp) {
   for (const std::string& header : resp.Headers("Warning")) {
-    const std::string text = WarningText(header);
+    // A server may quote in a warning what it was sent: scrubbed as its error messages are.
+    const std::string text = ScrubSent(call.path, call.body, WarningText(header));
     std::lock_guard<std::mutex> lock(warn_mu_);
     if (warnings_seen_.insert(text).second) log_.Warning(text);
   }

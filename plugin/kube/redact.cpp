@@ -105,6 +105,11 @@ std::string RedactBody(std::string_view path, std::string_view body, std::string
   return util::ScrubValues(masked ? doc.dump() : std::string(body), sent);
 }
 
+std::string ScrubSent(std::string_view path, std::string_view request_body, std::string text) {
+  const std::vector<std::string> sent = RequestSecretValues(path, request_body);
+  return sent.empty() ? text : util::ScrubValues(std::move(text), sent);
+}
+
 HttpResponse RedactResponse(std::string_view path, std::string_view request_body, HttpResponse response) {
   if (!IsSecretPath(path) && RequestSecretValues(path, request_body).empty()) return response;
   response.body = RedactBody(path, response.body, request_body);

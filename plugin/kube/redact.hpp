@@ -24,6 +24,10 @@ bool IsSecretPath(std::string_view path);
 /// path is not shown at all; any other is returned unchanged.
 std::string RedactBody(std::string_view path, std::string_view body, std::string_view request_body = "");
 
+/// `text` (a warning, a header) with every value of a Secret in `request_body` scrubbed (util::ScrubValues),
+/// as a server may quote what it was sent; unchanged when the request carried no Secret.
+std::string ScrubSent(std::string_view path, std::string_view request_body, std::string text);
+
 /// The response with its body redacted (RedactBody) when the request was about Secrets (by path, or
 /// by a Secret `request_body`), for building the error a user sees; otherwise unchanged.
 HttpResponse RedactResponse(std::string_view path, std::string_view request_body, HttpResponse response);

@@ -328,6 +328,22 @@ TEST_CASE("client: a -v 8 log of a Secret's PartialObjectMetadata holds no value
   CHECK(err.str().find("hunter2") == std::string::npos);
 }
 
+TEST_CASE("client: a Warning about a Secret the client sent is scrubbed, printed and logged") {
+  Fixture f;
+  std::ostringstream err;
+  util::Logger verbose(err, 10);
+  // The server Go-quotes the value in the warning text, and the header quotes that again.
+  f.transport.Add("PATCH /prefix/api/v1/namespaces/team-a/secrets/s", 200, R"({"kind":"Secret"})",
+                  {{"Warning", R"(299 - "field stringData.k: value \"pw\\\"q\\tx\" is odd")"}});
+  Client c(f.config, f.transport, f.procs, verbose, f.clock, f.env);
+  nlohmann::json secret = {{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", {{"name", "s"}}},
+                           {"stringData", {{"k", "pw\"q\tx"}}}};
+  REQUIRE(c.Apply(secret, ApplyOptions{"tazuna", true, DryRun::kNone}));
+  CHECK(err.str().find("Warning: field stringData.k: value \"***\" is odd\n") != std::string::npos);
+  CHECK(err.str().find("pw\\") == std::string::npos);
+  CHECK(err.str().find("q\\tx") == std::string::npos);
+}
+
 TEST_CASE("client: a password in the server URL is masked in request logs") {
   Fixture f;
   f.config.server = "https://admin:s3cr3t-pw@k.example:6443/prefix/";
