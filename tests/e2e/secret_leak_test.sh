@@ -3,7 +3,9 @@
 # sit in last-applied-configuration) are adopted by a sync; a Go-format plain hash is put in the state; an
 # apply of a Secret fails with a server error about its data. Every command runs at -v 10, and all its
 # stdout, stderr and files (plans) are grepped for each value, its base64, and the plain SHA-256 of the
-# Secret (whole, and as the 12-digit prefix tables print). Revision ConfigMaps are checked too. ~25 s.
+# Secret (whole, and as the 12-digit prefix tables print). Revision ConfigMaps are checked too. Then a
+# value with a quote, a backslash, a tab and <>& that the server echoes in escapes, a mistyped Secret
+# (stringData a string), and a server URL with user:password@ (request logs, plans, a refused connection). ~35 s.
 source "$(dirname "$0")/lib.sh"
 
 s=$RANDOM
@@ -81,17 +83,60 @@ v10 "diff --show-changes of it" 2 state diff --show-changes
 v10 "drift of it (never applied: live-missing)" 1 state drift
 cd "$repo"
 
+# A value holding a quote, a backslash, a tab and <>& that the server echoes Go-quoted inside JSON (as
+# \u003c...); each marker word in it must never appear, whatever escaping is around it.
+mkdir -p odd/objs
+printf 'spec:\n  manifests:\n    - {name: %sodd, type: manifests, path: ./objs}\n' "$M" > odd/tazuna.yaml
+odd_value=$(printf 'Odd%s-a"q\\b\tMid%s<>&x\\End%s' "$s" "$s" "$s")
+python3 -c 'import json, sys; print("apiVersion: v1\nkind: Secret\nmetadata: {name: odd, namespace: %s}\n"
+  "stringData: {password: [%s]}" % (sys.argv[1], json.dumps(sys.argv[2])))' "$ns" "$odd_value" > odd/objs/odd.yaml
+cd odd
+v10 "sync of a Secret with quotes, a backslash, a tab and <>& the server refuses" 1 state sync
+expect_contains "$ERR" 'valueUnstructured{Value:[]interface {}{\"***\"}}' "the server's echo of the odd value is masked"
+v10 "diff --show-changes of it" 2 state diff --show-changes
+cd "$repo"
+
+# A mistyped Secret: stringData a string, not a map.
+mkdir -p typo/objs
+printf 'spec:\n  manifests:\n    - {name: %styp, type: manifests, path: ./objs}\n' "$M" > typo/tazuna.yaml
+typo_value="Typo$s-plover-value"
+printf 'apiVersion: v1\nkind: Secret\nmetadata: {name: typo, namespace: %s}\nstringData: "%s"\n' "$ns" "$typo_value" \
+  > typo/objs/typo.yaml
+cd typo
+v10 "build of a mistyped Secret" 0 build
+expect_contains "$OUT" 'stringData: ' "build prints the mistyped Secret"
+expect_contains "$OUT" '***' "build masks a stringData that is a string"
+v10 "sync of a mistyped Secret" 1 state sync
+cd "$repo"
+
+# A kubeconfig whose server URL carries user:password@: request logs, plans and connection errors.
+url_pw="Pw$s-xyzzy-pass"
+kc=$E2E_TMP/userinfo.kubeconfig
+sed -E "s#server: https://#server: https://tazuna-user:$url_pw@#" "$KUBECONFIG" > "$kc"
+v10 "diff through a server URL with a password, writing a plan" 0 state diff --kubeconfig "$kc" --out "$E2E_TMP/plan3.json"
+expect_contains "$ERR" "https://tazuna-user:***@" "request logs show the URL as user:***@host"
+v10 "sync --plan through it" 0 state sync --kubeconfig "$kc" --plan "$E2E_TMP/plan3.json"
+expect_contains "$(cat "$E2E_TMP/plan3.json")" '"server": "https://tazuna-user:***@' "the plan holds the URL masked"
+sed -E "s#server: https://[^ ]*#server: https://tazuna-user:$url_pw@127.0.0.1:1#" "$KUBECONFIG" > "$kc.refused"
+expect_rc 1 "a refused connection at -v 0" kubectl tazuna state list --kubeconfig "$kc.refused"
+{ echo "### refused -v 0"; echo "$OUT"; echo "$ERR"; } >> "$log"
+expect_contains "$ERR" "The connection to the server 127.0.0.1:1 was refused" "the refused error names host and port only"
+v10 "a refused connection at -v 10" 1 state list --kubeconfig "$kc.refused"
+
 cat "$E2E_TMP"/plan*.json >> "$log"
 for c in $(kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o name); do kubectl get "$c" -n tazuna -o json >> "$E2E_TMP/revisions.json"; done
-expect_eq "$(grep -c "^### " "$log")" "21" "every command's output was kept"
+expect_eq "$(grep -c "^### " "$log")" "29" "every command's output was kept"
 grep -n -F -- "${plain:0:12}" "$log" | cut -c1-300 >&2
-for needle in "$value" "$b64" "$value2" "$b64_2" "$plain" "${plain:0:12}"; do
+typo_b64=$(printf %s "$typo_value" | base64 -w0)
+for needle in "$value" "$b64" "$value2" "$b64_2" "$plain" "${plain:0:12}" "Odd$s" "Mid$s" "End$s" "$typo_value" \
+  "$typo_b64" "$url_pw"; do
   hits=$(grep -c -F -- "$needle" "$log")
   expect_eq "$hits" "0" "no output line holds ${needle:0:16}... (grep -c over $(wc -l < "$log") lines)"
   expect_eq "$(grep -c -F -- "$needle" "$E2E_TMP/revisions.json")" "0" "no revision holds ${needle:0:16}..."
 done
-echo "grep: $(wc -l < "$log") lines of output at -v 10 from 21 commands; needles: value, its base64, data value, its base64, plain hash, its 12-digit prefix"
+echo "grep: $(wc -l < "$log") lines of output at -v 10 from 29 commands; needles: value, its base64, data value, its base64, plain hash, its 12-digit prefix, the odd value's three markers, the mistyped value and its base64, the URL password"
 
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1
-kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-${M}bad" >/dev/null 2>&1
+kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-${M}bad" "tazuna-state-${M}odd" "tazuna-state-${M}typ" \
+  >/dev/null 2>&1
 finish
