@@ -171,8 +171,8 @@ TEST_CASE("plan: a plan applies only on its server, cluster, context namespace a
 }
 
 TEST_CASE("plan: a password in the server URL is never written, and a plan still matches its server") {
-  Plan plan = MakePlan({}, Inputs(), "2026-11-23T18:00:00Z");
-  plan.target = {"https://admin:s3cr3t-pw@127.0.0.1:6443", "uid-1", "", "team-a", false, false, false};
+  Plan plan = MakePlan({}, Inputs(), "2026-11-23T18:00:00Z", {});
+  plan.target = {"https://admin:s3cr3t-pw@127.0.0.1:6443", "uid-1", "", "team-a", false, false, false, {}};
   const std::string text = EncodePlan(plan);
   CHECK(text.find("s3cr3t-pw") == std::string::npos);
   CHECK(text.find(R"("server": "https://admin:***@127.0.0.1:6443")") != std::string::npos);
