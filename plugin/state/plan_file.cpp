@@ -197,10 +197,19 @@ std::string OwnerText(const PlanLive& l) {
   return marks.empty() ? managers : StrCat(marks, ", ", managers);
 }
 
+// `l` with only the field managers a sync acts on (those it takes over, `takeover`): a controller that starts
+// writing an object's status, or a scale, changes nothing a sync does and does not make a plan stale.
+PlanLive ActedOn(PlanLive l, const std::vector<std::string>& takeover) {
+  std::erase_if(l.managers, [&](const std::string& m) {
+    return std::find(takeover.begin(), takeover.end(), m) == takeover.end();
+  });
+  return l;
+}
+
 // Whether the object of one row is as the plan saw it: absent still, or the same object with the same owner.
-util::Status CheckLiveRow(const PlanRow& row, const PlanLive& now) {
+util::Status CheckLiveRow(const PlanRow& row, const PlanLive& now, const std::vector<std::string>& takeover) {
   const PlanLive& was = row.live;
-  if (was == now) return util::Ok();
+  if (ActedOn(was, takeover) == ActedOn(now, takeover)) return util::Ok();
   const std::string object = StrCat("object ", Describe(row.key));
   if (!was.exists) return Stale(StrCat(object, " was created since the plan (now ", OwnerText(now), ")"));
   if (!now.exists) return Stale(StrCat(object, " was deleted since the plan"));
@@ -224,7 +233,7 @@ util::Status CheckLive(const Plan& plan, const std::vector<SyncInput>& inputs, c
         err.hint = "Nothing was written. Sync with a user that can list it, or without --plan.";
         return err;
       }
-      if (auto st = CheckLiveRow(row, LiveOf(e, live.owners)); !st) return st;
+      if (auto st = CheckLiveRow(row, LiveOf(e, live.owners), plan.target.takeover_managers); !st) return st;
     }
   }
   return util::Ok();

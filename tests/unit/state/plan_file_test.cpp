@@ -259,7 +259,8 @@ struct LiveCase {
 
 TEST_CASE("plan: CheckPlan refuses when a row's live object appeared, disappeared, was made again or changed owner") {
   const LiveCase planned;
-  const Plan plan = MakePlan({}, planned.inputs, "2026-11-23T18:00:00Z", planned.live.owners);
+  Plan plan = MakePlan({}, planned.inputs, "2026-11-23T18:00:00Z", planned.live.owners);
+  plan.target.takeover_managers = Defaults();  // the managers a sync takes over are those compared
   const ObjectIdentity added{"", "ConfigMap", "x", "new"}, web{"apps", "Deployment", "x", "web"},
       removed{"", "ConfigMap", "x", "old"};
   LiveOwner sibling;
@@ -280,6 +281,8 @@ TEST_CASE("plan: CheckPlan refuses when a row's live object appeared, disappeare
       {"unchanged", [](auto&) {}, ""},
       {"managers listed in another order",
        [&](auto& l) { l.owners[web].managers = {"kube-controller-manager", "tazuna"}; }, ""},
+      {"a controller that no sync takes over writes the object (its status, a scale)",
+       [&](auto& l) { l.owners[web].managers.push_back("horizontal-pod-autoscaler"); }, ""},
       {"another repository created the added object", [&](auto& l) { l.owners[added] = sibling; },
        "plan is stale: object configmap/new -n x was created since the plan (now manifest \"mb\" of repository "
        "github.com/org/other (tazuna.yaml), field managers tazuna)"},
