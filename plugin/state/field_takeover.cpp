@@ -100,12 +100,14 @@ bool OneValue(const std::string& key, const json& tool, const json* ours) {
 }
 
 // The containers a tool made (it owns the node itself) that tazuna sets fields in without owning them (an
-// Apply entry never owns a map or struct node, only list items): while the tool owns the container, what is
-// left of it stays when the manifest drops it (a probe of defaults only, which the server refuses). `whole`
-// gets those that are one value (a probe, a CR's object field): tazuna takes over all of it, defaults
-// included, as kubectl's client-side to server-side upgrade does; `node` gets the others (a keyed map, a
-// list, a struct holding those), whose own node only the tool lets go: emptied by the manifest, it goes.
-// Top-level fields (spec, data, metadata) stay as they are.
+// Apply entry never owns a map or struct node, only list items): while the tool owns the container and the
+// defaults the server filled in, what is left of it stays when the manifest drops it (a probe of defaults
+// only, which the server refuses). `whole` gets those that are one value (a probe, a CR's object field): the
+// tool lets go of all of it, so the manifest dropping it drops it whole, as for an object tazuna made. What
+// the tool set there and the manifest does not stays live, owned by no one, until then: taking it over would
+// delete it at the next sync, and a value set by hand (kubectl edit) would be lost. `node` gets the others (a
+// keyed map, a list, a struct holding those), whose own node only the tool lets go: emptied by the manifest,
+// it goes. Top-level fields (spec, data, metadata) stay as they are.
 void FindContainers(const json& tool, const json& ours, int depth, json& whole, json& node) {
   for (auto it = tool.begin(); it != tool.end(); ++it) {
     const json* mine = ChildOf(&ours, it.key());
@@ -124,13 +126,12 @@ void FindContainers(const json& tool, const json& ours, int depth, json& whole, 
   }
 }
 
-// What of a tool's `fields` tazuna takes over (`taken`: its own from now on) and what the tool only lets go
-// (`released`), besides the fields both own.
-void TakenContainers(const FieldSet& fields, const FieldSet& tazuna, FieldSet* taken, FieldSet* released) {
+// What of a tool's `fields` it lets go of besides the fields it shares with tazuna: whole containers and
+// container nodes (FindContainers).
+FieldSet LetGo(const FieldSet& fields, const FieldSet& tazuna) {
   json whole = json::object(), node = json::object();
   FindContainers(fields.ToFieldsV1(), tazuna.ToFieldsV1(), 1, whole, node);
-  *taken = FieldSet::FromFieldsV1(whole).Intersect(fields);
-  *released = FieldSet::FromFieldsV1(node).Intersect(fields);
+  return FieldSet::FromFieldsV1(whole).Union(FieldSet::FromFieldsV1(node)).Intersect(fields);
 }
 
 }  // namespace
@@ -177,11 +178,8 @@ std::shared_ptr<const TakeoverState> FindTakeover(const json& metadata, const Ta
   const bool untracked = fields.empty() && takeover.names.count(kBeforeFirstApply) > 0;
   if (!any_tool && !untracked) return nullptr;
   const FieldOwners owners = ReadFieldOwners(fields, takeover);
-  if (owners.has_tazuna && owners.tools.Intersect(owners.tazuna).empty()) {
-    FieldSet taken, released;
-    TakenContainers(owners.tools, owners.tazuna, &taken, &released);
-    if (taken.empty() && released.empty()) return nullptr;
-  }
+  const bool nothing_shared = owners.tools.Intersect(owners.tazuna).empty();
+  if (owners.has_tazuna && nothing_shared && LetGo(owners.tools, owners.tazuna).empty()) return nullptr;
   auto state = std::make_shared<TakeoverState>();
   const auto rv = metadata.find("resourceVersion");
   state->resource_version = rv != metadata.end() && rv->is_string() ? rv->get<std::string>() : "";
@@ -194,7 +192,6 @@ std::optional<json> StripTakenOver(const json& managed_fields, const TakeoverMan
   const FieldOwners owners = ReadFieldOwners(managed_fields, takeover);
   if (!owners.has_tazuna) return std::nullopt;
   json out = json::array();
-  FieldSet gained;  // the tools' containers tazuna's entry takes over
   bool changed = false;
   for (const auto& entry : managed_fields) {
     const bool tool =
@@ -204,25 +201,17 @@ std::optional<json> StripTakenOver(const json& managed_fields, const TakeoverMan
       continue;
     }
     const FieldSet fields = FieldsOf(entry);
-    FieldSet taken, released;
-    TakenContainers(fields, owners.tazuna, &taken, &released);
-    const FieldSet shared = fields.Intersect(owners.tazuna).Union(taken);
-    changed = changed || !shared.empty() || !released.empty();
-    gained = gained.Union(taken);
-    if (moved != nullptr) *moved = moved->Union(shared);  // a node let go is no field of its own to report
-    const FieldSet rest = fields.Subtract(shared).Subtract(released);
+    const FieldSet shared = fields.Intersect(owners.tazuna);
+    const FieldSet let_go = LetGo(fields, owners.tazuna);
+    changed = changed || !shared.empty() || !let_go.empty();
+    if (moved != nullptr) *moved = moved->Union(shared);  // what the manifest no longer sets is removed
+    const FieldSet rest = fields.Subtract(shared).Subtract(let_go);
     if (rest.empty()) continue;  // nothing of it is left: the entry goes, as kubectl's upgrade drops it
     json kept = entry;
     kept["fieldsV1"] = rest.ToFieldsV1();
     out.push_back(std::move(kept));
   }
   if (!changed) return std::nullopt;
-  for (auto& entry : out) {
-    if (!gained.empty() && entry.is_object() && IsTazunaApply(entry)) {
-      entry["fieldsV1"] = FieldsOf(entry).Union(gained).ToFieldsV1();
-      gained = FieldSet();
-    }
-  }
   return out;
 }
 

@@ -82,12 +82,17 @@ struct TakeoverState {
 /// The state to keep for an object (`metadata` of a live object or PartialObjectMetadata), or null when
 /// there is nothing to take over: no entry of a taken-over manager (an object without managedFields
 /// counts as one of before-first-apply, when that is taken over), or (after tazuna applied it) none
-/// that shares a field with tazuna's. Null for nearly every object, so syncs keep no managedFields.
+/// that shares a field with tazuna's or holds a container tazuna sets fields in (StripTakenOver). Null for
+/// nearly every object, so syncs keep no managedFields.
 std::shared_ptr<const TakeoverState> FindTakeover(const nlohmann::json& metadata, const TakeoverManagers& takeover);
 
 /// `managed_fields` with every entry of `tools` (FieldOwners) stripped of the fields tazuna's Apply entry
-/// owns; an entry left empty is dropped, every other entry is kept as it is. nullopt when no entry
-/// changes. `moved` (when given) gets the stripped fields.
+/// owns, and of the containers below the top-level fields that tazuna sets fields in without owning them
+/// (an Apply entry owns no struct or map node): a one-value container (a probe, a CR's object field) with
+/// all its fields, defaults included, which then belong to no one; a keyed map, a list, or a struct holding
+/// them, only as a node (their other keys and items stay the tool's). So a container the manifest drops
+/// goes whole. An entry left empty is dropped, every other entry is kept as it is. nullopt when no entry
+/// changes. `moved` (when given) gets the shared fields (those a manifest that drops them removes).
 std::optional<nlohmann::json> StripTakenOver(const nlohmann::json& managed_fields, const TakeoverManagers& takeover,
                                              FieldSet* moved);
 

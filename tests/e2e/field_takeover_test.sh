@@ -262,9 +262,10 @@ expect_rc 0 "a later change" kubectl tazuna state sync -m "${C}0" -v 6
 expect_eq "$(cost 0)" "10" "once taken over, an object costs no extra request"
 
 # --- 5. Whole containers (issue 30): a readinessProbe kubectl create made (with the server's defaults) is dropped
-# from the manifest, or switched to another handler; a custom resource's object field (with a schema default),
-# map and keyed list are dropped. Each converges as if tazuna had made the object: before, the tool kept the probe
-# node and its defaults, and every sync failed (port 0, two handlers, "must be of type object").
+# from the manifest; a custom resource's object field (with a schema default), map and keyed list are dropped.
+# Each converges as if tazuna had made the object: before, the tool kept the probe node and its defaults, and
+# every sync failed (port 0, "must be of type object"). What the manifest does not set in such a container stays:
+# a request kubectl create set, fields kubectl edit added next to one the manifest declares, through later syncs.
 W=tk${s}w
 group=tk$s.example.com
 mkdir -p "$repo/w/objs"
@@ -308,21 +309,31 @@ gizmo() { printf 'apiVersion: %s/v1\nkind: Gizmo\nmetadata: {name: %s, namespace
 http='        readinessProbe: {httpGet: {path: /, port: 80}, timeoutSeconds: 5}'
 full='{tags: [a], config: {tls: true}, extra: {k1: v1}, ports: [{name: p, port: 1}]}'
 probed w-drop "$http" > "$repo/w/objs/drop.yaml"
-probed w-switch "$http" > "$repo/w/objs/switch.yaml"
+probed w-keep '        resources: {requests: {cpu: 100m, memory: 64Mi}}' > "$repo/w/objs/keep.yaml"
 gizmo w-g "$full" > "$repo/w/objs/g.yaml"
-for f in drop switch g; do kubectl create -f "$repo/w/objs/$f.yaml" >/dev/null; done
+for f in drop keep g; do kubectl create -f "$repo/w/objs/$f.yaml" >/dev/null; done
+probed w-keep '        resources: {requests: {cpu: 100m}}' > "$repo/w/objs/keep.yaml"  # the manifest sets cpu only
 cd "$repo/w" || exit 1
 expect_rc 0 "adopts what kubectl create made" kubectl tazuna state sync
 expect_contains "$OUT" "deployment.apps/w-drop -n $ns adopted" "the Deployment is adopted"
+# kubectl edit's entry: a securityContext with two fields (what `kubectl edit` adds by hand)
+kubectl patch deploy w-keep -n "$ns" --field-manager=kubectl-edit --type=strategic \
+  -p '{"spec":{"template":{"spec":{"containers":[{"name":"app","securityContext":{"runAsUser":1000,"readOnlyRootFilesystem":true}}]}}}}' \
+  >/dev/null
 probed w-drop "" > objs/drop.yaml
-probed w-switch '        readinessProbe: {tcpSocket: {port: 80}}' > objs/switch.yaml
+probed w-keep "$(printf '        resources: {requests: {cpu: 100m}}\n        securityContext: {allowPrivilegeEscalation: false}')" \
+  > objs/keep.yaml
 gizmo w-g '{tags: [a]}' > objs/g.yaml
-expect_rc 0 "the probe dropped, the handler switched, the resource's fields dropped" kubectl tazuna state sync
+expect_rc 0 "the probe dropped, the resource's fields dropped, a field declared beside kubectl edit's" \
+  kubectl tazuna state sync
 expect_eq "$(get deploy w-drop -o jsonpath='{.spec.template.spec.containers[0].readinessProbe}')" "" "the probe is gone"
-expect_eq "$(get deploy w-switch -o jsonpath='{.spec.template.spec.containers[0].readinessProbe}')" \
-  '{"failureThreshold":3,"periodSeconds":10,"successThreshold":1,"tcpSocket":{"port":80},"timeoutSeconds":1}' \
-  "the other handler alone, defaults as if tazuna had made it (timeoutSeconds back to 1)"
 expect_eq "$(get "gizmos.$group" w-g -o jsonpath='{.spec}')" '{"tags":["a"]}' "the object field (its default too), map and list are gone"
+sed -i 's|app:1|app:2|' objs/keep.yaml
+expect_rc 0 "an unrelated change (the image) after that" kubectl tazuna state sync
+expect_eq "$(get deploy w-keep -o jsonpath='{.spec.template.spec.containers[0].resources.requests.memory}')" 64Mi \
+  "the request kubectl create set and the manifest never did stays"
+expect_eq "$(get deploy w-keep -o jsonpath='{.spec.template.spec.containers[0].securityContext}')" \
+  '{"allowPrivilegeEscalation":false,"readOnlyRootFilesystem":true,"runAsUser":1000}' "kubectl edit's fields stay beside the manifest's"
 expect_rc 0 "state diff finds nothing" kubectl tazuna state diff
 probed w-drop "$http" > objs/drop.yaml
 expect_rc 0 "the probe back" kubectl tazuna state sync

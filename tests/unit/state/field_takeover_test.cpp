@@ -139,26 +139,23 @@ constexpr char kAppliedProbe[] =
     R"({"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},)"
     R"("f:name":{},"f:readinessProbe":{"f:httpGet":{"f:path":{},"f:port":{}}}}}}}}})";
 
-TEST_CASE("takeover: a container tazuna sets fields in is taken over whole, defaults included") {
+TEST_CASE("takeover: a container tazuna sets fields in is let go whole by the tool, defaults included") {
   const json fields = json::array({Entry("kubectl-create", "Update", kCreatedProbe, "apps/v1"),
                                    Entry("tazuna", "Apply", kAppliedProbe, "apps/v1")});
   FieldSet moved;
   const auto stripped = StripTakenOver(fields, DefaultTakeoverManagers(), &moved);
   REQUIRE(stripped);
   REQUIRE(stripped->size() == 2);
-  // The tool keeps its own default of the container; the struct and list nodes above it are let go.
+  // The tool keeps its own default of the container; the probe (node, defaults) and the struct and list nodes
+  // above the container are let go: a manifest that drops the probe drops it whole.
   CHECK((*stripped)[0]["fieldsV1"] == json::parse(R"({"f:spec":{"f:template":{"f:spec":{"f:containers":{)"
                                                   R"("k:{\"name\":\"app\"}":{"f:imagePullPolicy":{}}}}}}})"));
-  // tazuna's entry now owns the whole probe: a manifest that drops it (or another handler) removes all of it.
-  CHECK((*stripped)[1]["fieldsV1"] ==
-        json::parse(R"({"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},)"
-                    R"("f:image":{},"f:name":{},"f:readinessProbe":{".":{},"f:failureThreshold":{},)"
-                    R"("f:httpGet":{".":{},"f:path":{},"f:port":{},"f:scheme":{}},"f:periodSeconds":{}}}}}}}})"));
+  CHECK((*stripped)[1] == fields[1]);  // tazuna's entry gains nothing: what it does not set is not deleted
   CHECK(Described(moved) == std::vector<std::string>{"spec.template.spec.containers[name=app]"});
   CHECK_FALSE(StripTakenOver(*stripped, DefaultTakeoverManagers(), nullptr));  // stable: nothing left to move
 }
 
-TEST_CASE("takeover: a container is taken over even when no field is shared (another probe handler)") {
+TEST_CASE("takeover: a container is let go even when no field is shared (another probe handler)") {
   const char* exec_probe =
       R"({"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},)"
       R"("f:name":{},"f:readinessProbe":{"f:exec":{"f:command":{}}}}}}}}})";
@@ -168,11 +165,14 @@ TEST_CASE("takeover: a container is taken over even when no field is shared (ano
   REQUIRE(FindTakeover(meta, DefaultTakeoverManagers()) != nullptr);  // kept, though nothing is shared
   const auto stripped = StripTakenOver(fields, DefaultTakeoverManagers(), nullptr);
   REQUIRE(stripped);
-  const FieldSet ours = FieldSet::FromFieldsV1((*stripped)[1]["fieldsV1"]);
-  CHECK(ours.Contains({"f:spec", "f:template", "f:spec", "f:containers", R"(k:{"name":"app"})", "f:readinessProbe",
-                       "f:httpGet", "f:scheme"}));
-  CHECK(ours.Contains({"f:spec", "f:template", "f:spec", "f:containers", R"(k:{"name":"app"})", "f:readinessProbe",
-                       "f:exec", "f:command"}));
+  const FieldSet tool = FieldSet::FromFieldsV1((*stripped)[0]["fieldsV1"]);
+  const FieldPath app = {"f:spec", "f:template", "f:spec", "f:containers", R"(k:{"name":"app"})"};
+  FieldPath probe = app;
+  probe.push_back("f:readinessProbe");
+  CHECK_FALSE(tool.Contains(probe));
+  FieldPath pull = app;
+  pull.push_back("f:imagePullPolicy");
+  CHECK(tool.Contains(pull));  // a default outside the probe stays the tool's
 }
 
 TEST_CASE("takeover: a keyed map or a list the tool made is let go as a node, its other keys and items kept") {
@@ -186,14 +186,11 @@ TEST_CASE("takeover: a keyed map or a list the tool made is let go as a node, it
                                    Entry("tazuna", "Apply", ours, "ex.com/v1")});
   const auto stripped = StripTakenOver(fields, DefaultTakeoverManagers(), nullptr);
   REQUIRE(stripped);
-  // extra and config are one value each (a CR's own map or object: no schema here), taken whole; the ports list
-  // and the selector (its matchLabels keyed) only let go of their nodes.
+  // extra and config are one value each (a CR's own map or object: no schema here), let go whole (b and mode
+  // stay live, owned by no one); the ports list and the selector (its matchLabels keyed) only as nodes.
   CHECK((*stripped)[0]["fieldsV1"] == json::parse(R"({"f:spec":{"f:ports":{"k:{\"name\":\"y\"}":{}},)"
                                                   R"("f:selector":{"f:matchLabels":{"f:tier":{}}}}})"));
-  CHECK((*stripped)[1]["fieldsV1"] == json::parse(R"({"f:spec":{"f:extra":{".":{},"f:a":{},"f:b":{}},)"
-                                                  R"("f:config":{".":{},"f:tls":{},"f:mode":{}},)"
-                                                  R"("f:ports":{"k:{\"name\":\"x\"}":{".":{},"f:port":{}}},)"
-                                                  R"("f:selector":{"f:matchLabels":{"f:app":{}}}}})"));
+  CHECK((*stripped)[1] == fields[1]);
 }
 
 TEST_CASE("takeover: released fields are those dropped from the manifest that nobody else owns") {
