@@ -139,10 +139,9 @@ class CurlTransport : public Transport {
     CURLcode code = CURLE_OK;
     auto result = Attempt(request, resume, &code);
     if (code != CURLE_SSL_CONNECT_ERROR || !resume) return result;
-    // A handshake that may have offered a cached session failed. Some servers, and load balancers in front of
-    // several, reset or refuse a resumption instead of falling back to a full handshake, and the session stays
-    // cached: from now on this transport does full handshakes only, and this request tries once more. No
-    // request byte goes out before the handshake ends, so this is not a resend.
+    // A handshake that may have offered a cached session failed: some servers (or balancers) reset or refuse a
+    // resumption, and the session stays cached. From now on, full handshakes only; this request tries once more
+    // (no request byte goes out before the handshake ends: not a resend).
     resume_ = false;
     log_.Log(6, "TLS handshake failed: no more session resumption, trying again with a full handshake");
     return Attempt(request, false, &code);
@@ -256,11 +255,8 @@ void CurlTransport::ConfigureDelivery(Pending* p) {
 void CurlTransport::ConfigureTls(Pending* p) {
   CURL* e = p->easy;
   curl_easy_setopt(e, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
-  if (p->resume) {
-    curl_easy_setopt(e, CURLOPT_SHARE, sessions_.get());
-  } else {
-    curl_easy_setopt(e, CURLOPT_SSL_SESSIONID_CACHE, 0L);
-  }
+  if (p->resume) curl_easy_setopt(e, CURLOPT_SHARE, sessions_.get());
+  if (!p->resume) curl_easy_setopt(e, CURLOPT_SSL_SESSIONID_CACHE, 0L);
   if (config_.insecure) {
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
