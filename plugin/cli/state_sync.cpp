@@ -281,6 +281,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     live.owners = state::ReadLiveOwners(client, *inputs, {rows, &so.takeover, &live.unknown}, (*session)->log);
   }
   if (auto st = CheckPlanUnderLock(plan, client, (*session)->log, {*inputs, live}); !st) return st.error();
+  if (plan) so.others.planned_uids = state::PlannedPruneUids(*inputs, live.owners);
   so.live_owners = std::move(live.owners);
   so.unknown_owners = std::move(live.unknown);
   std::unique_ptr<SyncHistory> history;  // created before the first write, so a killed sync leaves its record

@@ -350,4 +350,16 @@ util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, c
   return CheckLive(plan, inputs, live);
 }
 
+std::map<ObjectIdentity, std::string> PlannedPruneUids(const std::vector<SyncInput>& inputs, const LiveOwners& live) {
+  std::map<ObjectIdentity, std::string> uids;
+  for (const auto& in : inputs) {
+    for (const auto& e : in.diff) {
+      if (e.type != ChangeType::kRemoved || !e.valid_key) continue;
+      const auto it = live.find(e.identity);
+      uids[e.identity] = it == live.end() ? "" : it->second.uid;
+    }
+  }
+  return uids;
+}
+
 }  // namespace tazuna::state

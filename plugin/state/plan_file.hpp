@@ -114,4 +114,8 @@ struct LiveRead {
 util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, const LiveRead& live,
                        const RevisionOfManifest& revision_of);
 
+/// After CheckPlan passed: the uid of the object each removed row with a valid key names, as `live` read it
+/// ("" when it did not exist). The prune deletes only those objects (PruneScope::planned_uids).
+std::map<ObjectIdentity, std::string> PlannedPruneUids(const std::vector<SyncInput>& inputs, const LiveOwners& live);
+
 }  // namespace tazuna::state

@@ -127,6 +127,7 @@ class SyncEngine::PruneRun {
       if (!read->object) return Gone(t);  // NotFound where it is served, or no version of it is served at all
       const kube::ObjectRef* ref = &read->ref;
       const json* live = &*read->object;
+      if (!AsPlanned(t, *live)) return;
       if (auto why = NotOurs(t, *live); !why.empty()) return;
       if (auto other = RenderedInOtherGroup(*t.entry, *live)) {
         Keep(t, StrCat("still rendered as ", *other), Forget::kYes);
@@ -148,7 +149,20 @@ class SyncEngine::PruneRun {
  private:
   enum class Forget { kYes, kNo };
 
-
+  // With --plan, whether `live` is the very object the plan was checked against (PruneScope::planned_uids);
+  // when not, the row is kept, refused: it was made again, or made where none was, during this sync.
+  bool AsPlanned(PruneTask& t, const json& live) {
+    if (!o_.others.planned_uids) return true;
+    const auto it = o_.others.planned_uids->find(t.entry->identity);
+    const std::string planned = it == o_.others.planned_uids->end() ? "" : it->second;
+    const std::string uid = Meta(live, "uid");
+    if (!planned.empty() && planned == uid) return true;
+    t.result.refused = true;
+    Keep(t, planned.empty() ? StrCat("not pruned: created since the plan (uid ", uid, ")")
+                            : StrCat("not pruned: created again since the plan (uid ", planned, ", now ", uid, ")"),
+         Forget::kNo);
+    return false;
+  }
 
   // Why `live` is not this state's to delete (the row is kept, saying so), or "" when it is: tazuna's
   // field manager must own fields of it, and neither another manifest nor another repository marked it.

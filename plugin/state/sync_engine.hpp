@@ -6,6 +6,7 @@
 #include <set>
 #include <span>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,10 @@ struct PruneScope {
   std::map<ObjectIdentity, std::string> rendered_elsewhere;
   /// Non-empty: why the rest of tazuna.yaml could not be rendered; then nothing is deleted.
   std::string elsewhere_error;
+  /// With --plan: the uid of the object each removed row named when the plan was checked under the lock
+  /// ("" when none existed; PlannedPruneUids). Only that very object is deleted: one created again since
+  /// (another uid), or created where none was, is kept and the prune counts as refused.
+  std::optional<std::map<ObjectIdentity, std::string>> planned_uids;
 };
 
 /// When a sync waits for what it applied to be ready (state/readiness.hpp), after the applies of a layer.

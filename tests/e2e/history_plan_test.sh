@@ -262,8 +262,36 @@ expect_rc 1 "a plan without what it saw live is refused" kubectl tazuna state sy
 expect_contains "$ERR" "invalid plan: it does not record the live objects it saw (made by an older version of tazuna); make it again with state diff --out" \
   "asks for a new plan"
 expect_eq "$(snapshot w)" "$before" "nothing written"
+
+# 5i. A prune row's object deleted and created again (tazuna's field manager) while the plan's sync runs:
+# after the plan was checked under the lock, before the prune. The prune deletes only the object the plan
+# pinned. The window: a custom resource no controller writes status for, waited for --status-grace.
+group=hp$s.tazuna.io
+printf 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: waiters.%s}\nspec:\n  group: %s\n  scope: Namespaced\n  names: {plural: waiters, kind: Waiter}\n  versions: [{name: v1, served: true, storage: true, subresources: {status: {}}, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]\n' \
+  "$group" "$group" | kubectl apply -f - >/dev/null
+kubectl wait --for=condition=Established "crd/waiters.$group" --timeout=30s >/dev/null
+cm2 "$ra/objs" doomed 1
+expect_rc 0 "a syncs doomed" kubectl tazuna state sync
+rm "$ra/objs/doomed.yaml"
+printf 'apiVersion: %s/v1\nkind: Waiter\nmetadata: {name: slow, namespace: %s}\nspec: {size: 1}\n' "$group" "$ns2" > "$ra/objs/slow.yaml"
+expect_rc 1 "a: plan --prune (doomed removed, slow added)" kubectl tazuna state diff --prune --out "$(plan j)"
+u1=$(uid cm -n "$ns2" doomed)
+kubectl tazuna state sync --plan "$(plan j)" --prune --wait --status-grace 8s >"$E2E_TMP/p5j.out" 2>"$E2E_TMP/p5j.err" &
+pid=$!
+for _ in $(seq 1 400); do kubectl get "waiters.$group" -n "$ns2" slow >/dev/null 2>&1 && break; sleep 0.05; done
+kubectl delete cm -n "$ns2" doomed >/dev/null
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: doomed, namespace: %s}\ndata: {v: "again"}\n' "$ns2" |
+  kubectl apply --server-side --field-manager=tazuna -f - >/dev/null
+u2=$(uid cm -n "$ns2" doomed)
+rc=0; wait "$pid" || rc=$?
+expect_eq "$rc" "1" "the sync fails: its prune was refused"
+expect_contains "$(cat "$E2E_TMP/p5j.out")" "configmap/doomed -n $ns2 kept (not pruned: created again since the plan (uid $u1, now $u2))" \
+  "the row says the object was made again since the plan, with both uids"
+expect_eq "$(live_of doomed | cut -d/ -f1,3)" "$u2/again" "the object made again is not deleted"
+expect_eq "$(state_keys "$A" | grep -c doomed)" "1" "its row stays in the state"
 cd "$repo"
 
 kubectl delete ns "$ns" "$ns2" --wait=false >/dev/null 2>&1
+kubectl delete crd "waiters.hp$s.tazuna.io" --wait=false >/dev/null 2>&1
 kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-$A" "tazuna-state-$A2" "tazuna-state-$B" >/dev/null 2>&1
 finish

@@ -328,5 +328,16 @@ TEST_CASE("plan: the live objects are checked after the rows (a changed row is n
   CHECK(st.error().message == "plan is stale: object deployment.apps/web -n x would change differently than planned");
 }
 
+TEST_CASE("plan: the prune deletes only the objects the plan pinned, by uid") {
+  LiveCase c;
+  auto uids = PlannedPruneUids(c.inputs, c.live.owners);
+  CHECK(uids == std::map<ObjectIdentity, std::string>{{{"", "ConfigMap", "x", "old"}, "uid-old"}});  // removed rows only
+  c.live.owners.erase(ObjectIdentity{"", "ConfigMap", "x", "old"});
+  uids = PlannedPruneUids(c.inputs, c.live.owners);
+  CHECK(uids.at({"", "ConfigMap", "x", "old"}).empty());  // absent when planned: no object may be deleted
+  c.inputs[0].diff[2].valid_key = false;  // a key naming no object is never a request
+  CHECK(PlannedPruneUids(c.inputs, c.live.owners).empty());
+}
+
 }  // namespace
 }  // namespace tazuna::state
