@@ -26,6 +26,8 @@ constexpr int kConflictRetries = 10;
 constexpr int kWritersAtOnce = 8;
 /// A confirmation checkpoint rewrites a manifest's whole state: it waits for changes worth a quarter of it.
 constexpr size_t kRewritesPerState = 4;
+/// And a round of them waits this long per entry of the states (RoundInterval): 5,000 entries, 5 s.
+constexpr std::chrono::microseconds kRoundIntervalPerEntry{1000};
 
 }  // namespace
 
@@ -149,11 +151,18 @@ util::Status Checkpointer::FlushEach(const std::vector<std::string>& names) {
 
 util::Status Checkpointer::FlushAll() { return FlushEach(Dirty(Pending::kAny)); }
 
+std::chrono::milliseconds Checkpointer::RoundInterval() const {
+  size_t entries = 0;
+  for (const auto& [name, t] : tracked_) entries += t.state.entries.size();
+  const auto scaled = std::chrono::duration_cast<std::chrono::milliseconds>(kRoundIntervalPerEntry * entries);
+  return std::max(interval_, scaled);
+}
+
 util::Status Checkpointer::MaybeFlush() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     const auto now = clock_.Now();
-    if (flushing_ || now - last_flush_ < interval_) return util::Ok();
+    if (flushing_ || now - last_flush_ < RoundInterval()) return util::Ok();
     flushing_ = true;
     last_flush_ = now;
   }

@@ -15,9 +15,11 @@ namespace tazuna::state {
 /// Records what a sync changed and writes it to the state ConfigMaps as it goes, so a kill at any
 /// moment loses at most the confirmations not yet written, never the record of an object that may
 /// exist: that record is an intent (an empty hash) the caller writes with FlushAll before the apply.
-/// Confirmations (MaybeFlush) are batched: at most one write per interval, and a manifest is rewritten
-/// only once its unwritten changes reach a quarter of its entries, so that the bytes written grow with
-/// the changes, not with the state times the sync's duration (a lost confirmation costs a re-apply).
+/// Confirmations (MaybeFlush) are batched: at most one round of writes per interval, longer as the states
+/// grow (RoundInterval: every rewrite costs the server the whole state), and a manifest is rewritten only
+/// once its unwritten changes reach a quarter of its entries, so that the bytes written grow with the
+/// changes, not with the state times the sync's duration. A lost confirmation costs a re-apply, never an
+/// object: a kill loses at most one interval of confirmations.
 /// Writes are conditional on resourceVersion; on a conflict the state is re-read and this
 /// run's changes are re-applied on top (a concurrent writer is merged, not overwritten).
 /// Different manifests are written in parallel (kWritersAtOnce), each by one writer at a time. Thread-safe.
@@ -40,8 +42,8 @@ class Checkpointer {
   void SetOrigin(const std::string& manifest, const Origin& origin);
   /// Every write of `manifest` from now on records `context_namespace` in `_metadata` (as SetOrigin).
   void SetContextNamespace(const std::string& manifest, const std::string& context_namespace);
-  /// When the interval has passed, writes the manifests whose unwritten changes reach a quarter of their
-  /// entries (at least one change); no-op while another flush runs.
+  /// When RoundInterval has passed since the last round, writes the manifests whose unwritten changes reach
+  /// a quarter of their entries (at least one change); no-op while another flush runs.
   util::Status MaybeFlush();
   /// Writes every dirty manifest now.
   util::Status FlushAll();
@@ -63,6 +65,8 @@ class Checkpointer {
   };
 
   static ManifestState SnapshotOf(const std::string& manifest, const Tracked& t);
+  /// The interval, or 1 ms per entry of the tracked states when that is longer. Called with mu_ held.
+  std::chrono::milliseconds RoundInterval() const;
 
   StateStore& store_;
   util::Clock& clock_;

@@ -135,7 +135,8 @@ struct SyncOptions {
   Origin origin;
   std::chrono::seconds crd_timeout{60};
   WaitPolicy wait;
-  std::chrono::milliseconds checkpoint_interval{500};
+  /// The shortest time between two rounds of confirmation checkpoints (Checkpointer::RoundInterval).
+  std::chrono::milliseconds checkpoint_interval{2000};
   PruneScope others;
   /// Owners of live objects the run applies (ReadLiveOwners): another manifest's object is a conflict
   /// unless take_ownership; an object nobody from tazuna manages is `adopted`.

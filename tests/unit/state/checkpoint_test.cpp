@@ -141,10 +141,13 @@ TEST_CASE("checkpoint: confirmations are written once they reach a quarter of th
   for (int i = 0; i < 8; ++i) cp.Set("m", "m//v1/ConfigMap/c" + std::to_string(i), "");  // intents
   REQUIRE(cp.MaybeFlush());
   CHECK(puts() == 1);  // an empty state is rewritten for any change
+  const auto next_round = [&] { c.clock.now += std::chrono::seconds(1); };  // past every round's interval
   cp.Set("m", "m//v1/ConfigMap/c0", std::string(64, '0'));
+  next_round();
   REQUIRE(cp.MaybeFlush());
   CHECK(puts() == 1);  // one confirmation of eight entries: not yet
   cp.Set("m", "m//v1/ConfigMap/c1", std::string(64, '1'));
+  next_round();
   REQUIRE(cp.MaybeFlush());
   CHECK(puts() == 2);  // two of eight: a quarter
   cp.Set("m", "m//v1/ConfigMap/c2", std::string(64, '2'));
@@ -154,6 +157,39 @@ TEST_CASE("checkpoint: confirmations are written once they reach a quarter of th
   CHECK(body["data"]["m____v1__ConfigMap__c2"] == R"({"contentHash":")" + std::string(64, '2') + R"("})");
   CHECK(body["data"]["m____v1__ConfigMap__c7"] == R"({"contentHash":""})");
   CHECK(cp.writes() == 3);
+}
+
+TEST_CASE("checkpoint: rounds of confirmations wait longer as the states grow (1 ms per entry)") {
+  Cluster c;
+  for (const char* rv : {"2", "3", "4"}) {
+    c.transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200, ConfigMap(rv, {}));
+  }
+  const auto puts = [&] {
+    return std::count_if(c.transport.requests.begin(), c.transport.requests.end(),
+                         [](const auto& r) { return r.method == "PUT"; });
+  };
+  StateStore store(*c.client);
+  Checkpointer cp(store, c.clock, std::chrono::milliseconds(500));
+  ManifestState start = ReadAtVersion1();
+  for (int i = 0; i < 3000; ++i) start.entries["m//v1/ConfigMap/c" + std::to_string(i)] = std::string(64, 'a');
+  cp.Track(start);
+  int changed = 0;
+  const auto confirm = [&](int n) {
+    for (int i = 0; i < n; ++i, ++changed) cp.Set("m", "m//v1/ConfigMap/c" + std::to_string(changed), std::string(64, 'b'));
+  };
+  confirm(750);
+  REQUIRE(cp.MaybeFlush());
+  CHECK(puts() == 1);  // the first round: a quarter of 3,000 entries
+  confirm(750);
+  c.clock.now += std::chrono::milliseconds(2999);
+  REQUIRE(cp.MaybeFlush());
+  CHECK(puts() == 1);  // 3,000 entries: a round every 3 s, not every 500 ms
+  c.clock.now += std::chrono::milliseconds(1);
+  REQUIRE(cp.MaybeFlush());
+  CHECK(puts() == 2);
+  confirm(10);
+  REQUIRE(cp.FlushAll());  // the intent and final flushes never wait for a round
+  CHECK(puts() == 3);
 }
 
 }  // namespace tazuna::state
