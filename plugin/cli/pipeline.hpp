@@ -75,8 +75,9 @@ struct SyncFlags {
 };
 
 /// Where `client` syncs and how (state::PlanTarget): its server, the uid of its kube-system namespace
-/// (the cluster's identity; "" when it cannot be read), its context namespace, and `flags`. One GET.
-state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags);
+/// (the cluster's identity; "" when it cannot be read), its context namespace, `flags`, and the repository
+/// it marks what it writes with (`origin`, FindOrigin). One GET.
+state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags, const state::Origin& origin);
 
 /// The cluster's identity: the uid of its kube-system Namespace, or "" when it cannot be read.
 std::string ClusterUid(kube::Client& client);

@@ -88,6 +88,7 @@ struct PlanSource {
   kube::Client& client;
   const std::vector<state::SyncInput>& inputs;
   const state::LiveRead& live;
+  const state::Origin& origin;
   util::Logger& log;
 };
 
@@ -101,7 +102,7 @@ util::Status WritePlan(Context& ctx, const StateDiffOptions& o, const PlanSource
   }
   const state::RevisionSelection selection{o.file.environment, o.file.tags, o.file.manifests};
   state::Plan plan = state::MakePlan(selection, src.inputs, util::FormatRfc3339(ctx.clock.Now()), src.live.owners);
-  plan.target = PlanTargetOf(src.client, {o.prune, o.allow_empty, o.take_ownership, o.takeover});
+  plan.target = PlanTargetOf(src.client, {o.prune, o.allow_empty, o.take_ownership, o.takeover}, src.origin);
   for (const auto& obj : plan.objects) {
     if (obj.hash.empty()) {
       src.log.Warning("the plan has no hash for " + obj.key + " (the Secret hash key is missing or unreadable): "
@@ -183,7 +184,7 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   }
   state::LiveRead live = ReadOwnersFor(*this, client, *inputs, (*session)->log);
   if (!out_file.empty()) {
-    if (auto st = WritePlan(ctx, *this, {client, *inputs, live, (*session)->log}); !st) return st.error();
+    if (auto st = WritePlan(ctx, *this, {client, *inputs, live, origin, (*session)->log}); !st) return st.error();
   }
   StateDiffResult result;
   result.owners = std::move(live.owners);

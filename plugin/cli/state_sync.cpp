@@ -223,8 +223,9 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   if (!run) return run.error();
   if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   if (auto st = state::CheckNotReserved(run->manifests); !st) return st.error();
+  const state::Origin origin = FindOrigin(ctx, selection->file.path, &(*session)->log);
   if (plan) {  // a plan applies only where, and as, it was made for: checked before anything is written
-    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership, takeover});
+    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership, takeover}, origin);
     if (auto st = state::CheckPlanTarget(*plan, target); !st) return st.error();
   }
   state::SyncOptions so;
@@ -236,7 +237,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   so.dry_run = DryRunStrategy(dry_run);
   so.concurrency = concurrency;
   so.git_commit = GitCommit(ctx, selection->file.dir);
-  so.origin = FindOrigin(ctx, selection->file.path, &(*session)->log);
+  so.origin = origin;
   state::StateStore store = NewStateStore(client);
   std::unique_ptr<state::SyncLock> lock;
   std::string lock_holder;

@@ -38,6 +38,7 @@ json TargetJson(const PlanTarget& t) {
           {"clusterUID", t.cluster_uid},
           {"caDigest", t.ca_digest},
           {"contextNamespace", t.context_namespace},
+          {"origin", t.origin},
           {"flags", flags}};
 }
 
@@ -73,6 +74,7 @@ std::optional<std::string> OlderPlan(const json& j) {
   bool pinned = flags.is_object() && flags.contains("takeoverManagers");
   for (const auto& r : j.at("changes")) pinned = pinned && r.is_object() && r.contains("live");
   if (!pinned) return "it does not record the live objects it saw (made by an older version of tazuna)";
+  if (!j.at("target").contains("origin")) return "it does not record its repository (made by an older version of tazuna)";
   return std::nullopt;
 }
 
@@ -85,7 +87,8 @@ PlanTarget TargetFromJson(const json& t) {
           flags.at("prune").get<bool>(),
           flags.at("allowEmpty").get<bool>(),
           flags.at("takeOwnership").get<bool>(),
-          flags.at("takeoverManagers").get<std::vector<std::string>>()};
+          flags.at("takeoverManagers").get<std::vector<std::string>>(),
+          Str(t, "origin")};
 }
 
 PlanRow RowFromJson(const json& r) {
@@ -326,6 +329,10 @@ util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now) {
   if (TakeoverText(p.takeover_managers) != TakeoverText(now.takeover_managers)) {
     return OtherTarget("a sync with", "--takeover-managers=" + TakeoverText(p.takeover_managers),
                        "--takeover-managers=" + TakeoverText(now.takeover_managers));
+  }
+  // Another checkout's sync would mark the states and objects as its own: not what was reviewed.
+  if (p.origin != now.origin) {
+    return OtherTarget("repository", Origin::FromMark(p.origin).Describe(), Origin::FromMark(now.origin).Describe());
   }
   return util::Ok();
 }

@@ -61,6 +61,7 @@ struct PlanTarget {
   bool allow_empty = false;
   bool take_ownership = false;
   std::vector<std::string> takeover_managers;  ///< the resolved --takeover-managers, sorted
+  std::string origin;  ///< the repository the sync marks states and objects with (Origin::Mark)
   bool operator==(const PlanTarget&) const = default;
 };
 
@@ -91,7 +92,7 @@ std::string PlanDigest(const Plan& plan);
 
 /// Whether a sync with target `now` may apply `plan`: the same server, trusted CA and cluster (both uids
 /// known and equal, or, for a user who cannot read namespace kube-system, both unknown), context namespace,
-/// flags and take-over managers (as sets). kConflict "plan was made for ..." naming the first difference.
+/// flags, take-over managers (as sets) and repository (origin). kConflict "plan was made for ..." naming the first difference.
 util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now);
 
 /// The newest revision that synced `manifest`, for messages ("" when unknown).

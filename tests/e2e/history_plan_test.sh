@@ -289,9 +289,29 @@ expect_contains "$(cat "$E2E_TMP/p5j.out")" "configmap/doomed -n $ns2 kept (not 
   "the row says the object was made again since the plan, with both uids"
 expect_eq "$(live_of doomed | cut -d/ -f1,3)" "$u2/again" "the object made again is not deleted"
 expect_eq "$(state_keys "$A" | grep -c doomed)" "1" "its row stays in the state"
+
+# 5j. A plan applies only from the repository it was made in. A fork's checkout (same files) syncing a
+# manifest with no state yet would claim its state and mark its objects as the fork's: not what was reviewed.
+rm "$ra/objs/slow.yaml"
+A3=pa3$s
+tazuna_yaml "$ra" "{name: $A, type: manifests, path: ./objs}" "{name: $A2, type: manifests, path: ./objs2}" \
+  "{name: $A3, type: manifests, path: ./objs3}"
+mkdir -p "$ra/objs3"; cm2 "$ra/objs3" forked 1
+expect_rc 1 "a: plan -m A3 (forked added; A3 has no state yet)" kubectl tazuna state diff -m "$A3" --out "$(plan k)"
+fork=$E2E_TMP/plan-fork; cp -r "$ra" "$fork"; git -C "$fork" remote set-url origin "https://example.com/e2e/fork-$s.git"
+cd "$fork"
+before=$(snapshot forked)
+expect_rc 1 "the plan is refused from the fork" kubectl tazuna state sync --plan "$(plan k)"
+expect_contains "$ERR" "error: plan was made for repository example.com/e2e/plan-a-$s (tazuna.yaml), this sync is for example.com/e2e/fork-$s (tazuna.yaml)" \
+  "names both repositories"
+expect_eq "$(snapshot forked)" "$before" "nothing written"
+expect_eq "$(uid cm -n tazuna "tazuna-state-$A3")" "" "no state claimed for the fork"
+cd "$ra"
+expect_rc 0 "the plan applies from its own repository" kubectl tazuna state sync --plan "$(plan k)"
+expect_contains "$OUT" "configmap/forked -n $ns2 created" "it created forked"
 cd "$repo"
 
 kubectl delete ns "$ns" "$ns2" --wait=false >/dev/null 2>&1
 kubectl delete crd "waiters.hp$s.tazuna.io" --wait=false >/dev/null 2>&1
-kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-$A" "tazuna-state-$A2" "tazuna-state-$B" >/dev/null 2>&1
+kubectl delete cm -n tazuna "tazuna-state-$M" "tazuna-state-$A" "tazuna-state-$A2" "tazuna-state-pa3$s" "tazuna-state-$B" >/dev/null 2>&1
 finish

@@ -44,6 +44,10 @@ struct Cluster {
     transport.Add("GET /api/v1/namespaces/tazuna/configmaps", 200, R"({"kind":"List","metadata":{},"items":[]})");
     client = std::make_unique<kube::Client>(config, transport, procs, log, clock, env);
   }
+  /// How many state writes (PUT) were sent.
+  long Puts() const {
+    return std::count_if(transport.requests.begin(), transport.requests.end(), [](const auto& r) { return r.method == "PUT"; });
+  }
   /// The `_metadata` of the last state written.
   nlohmann::json LastMetadata() const {
     auto put = std::find_if(transport.requests.rbegin(), transport.requests.rend(),
@@ -52,6 +56,13 @@ struct Cluster {
     return nlohmann::json::parse(nlohmann::json::parse(put->body)["data"]["_metadata"].get<std::string>());
   }
 };
+
+// Three writes of manifest m's state succeed (resourceVersions 2, 3, 4).
+void ThreePuts(Cluster& c) {
+  for (const char* rv : {"2", "3", "4"}) {
+    c.transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200, ConfigMap(rv, {}));
+  }
+}
 
 // The state of manifest m as read at resourceVersion 1.
 ManifestState ReadAtVersion1() {
@@ -128,13 +139,8 @@ TEST_CASE("checkpoint: a render digest is written only by the final write, with 
 
 TEST_CASE("checkpoint: confirmations are written once they reach a quarter of the state; intents at once") {
   Cluster c;
-  for (const char* rv : {"2", "3", "4"}) {
-    c.transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200, ConfigMap(rv, {}));
-  }
-  const auto puts = [&] {
-    return std::count_if(c.transport.requests.begin(), c.transport.requests.end(),
-                         [](const auto& r) { return r.method == "PUT"; });
-  };
+  ThreePuts(c);
+  const auto puts = [&] { return c.Puts(); };
   StateStore store(*c.client);
   Checkpointer cp(store, c.clock, std::chrono::milliseconds(0));
   cp.Track(ReadAtVersion1());
@@ -161,13 +167,8 @@ TEST_CASE("checkpoint: confirmations are written once they reach a quarter of th
 
 TEST_CASE("checkpoint: rounds of confirmations wait longer as the states grow (1 ms per entry)") {
   Cluster c;
-  for (const char* rv : {"2", "3", "4"}) {
-    c.transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 200, ConfigMap(rv, {}));
-  }
-  const auto puts = [&] {
-    return std::count_if(c.transport.requests.begin(), c.transport.requests.end(),
-                         [](const auto& r) { return r.method == "PUT"; });
-  };
+  ThreePuts(c);
+  const auto puts = [&] { return c.Puts(); };
   StateStore store(*c.client);
   Checkpointer cp(store, c.clock, std::chrono::milliseconds(500));
   ManifestState start = ReadAtVersion1();

@@ -60,7 +60,7 @@ std::vector<SyncInput> InputsWithIdentity() {
 
 TEST_CASE("plan: holds selection, rows, hashes and resourceVersions, never a body, and reads back") {
   Plan plan = MakePlan({"prod", {"net"}, {"apps"}}, InputsWithIdentity(), "2026-11-23T18:00:00Z", Live());
-  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, true, {"helm", "kubectl"}};
+  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, true, {"helm", "kubectl"}, "example.com/platform:tazuna.yaml"};
   CHECK(plan.manifests == std::vector<std::string>{"apps"});
   const PlanLive web{true,  "uid-web", "apps", "github.com/org/platform:tazuna.yaml",
                      true, {"kube-controller-manager", "tazuna"}};
@@ -112,6 +112,22 @@ TEST_CASE("plan: a plan that does not pin the live objects (an older version's) 
   CHECK(got.error().message == want);
 }
 
+TEST_CASE("plan: a plan that does not record its repository (an older version's) is refused") {
+  Plan plan = MakePlan({}, InputsWithIdentity(), "2026-11-23T18:00:00Z", Live());
+  plan.target.origin = "github.com/org/platform:tazuna.yaml";
+  nlohmann::json j = nlohmann::json::parse(EncodePlan(plan));
+  CHECK(j["target"]["origin"] == "github.com/org/platform:tazuna.yaml");
+  auto back = DecodePlan(j.dump());
+  REQUIRE(back);
+  CHECK(back->target.origin == plan.target.origin);
+  j["target"].erase("origin");
+  auto got = DecodePlan(j.dump());
+  REQUIRE_FALSE(got);
+  CHECK(got.error().message ==
+        "invalid plan: it does not record its repository (made by an older version of tazuna); make it again with "
+        "state diff --out");
+}
+
 std::vector<std::string> Defaults() {
   const auto names = DefaultTakeoverManagers().names;
   return {names.begin(), names.end()};
@@ -131,9 +147,10 @@ TEST_CASE("plan: take-over managers compare as sets; the default table by its na
   CHECK_FALSE(CheckPlanTarget(plan, now));
 }
 
-TEST_CASE("plan: a plan applies only on its server, cluster, context namespace and flags") {
+TEST_CASE("plan: a plan applies only on its server, cluster, context namespace, flags and repository") {
   Plan plan;
-  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, false, {}};
+  plan.target = {"https://127.0.0.1:6443", "uid-1", "sha256:ca", "team-a", true, false, false, {},
+                 "github.com/org/platform:tazuna.yaml"};
   struct Case {
     std::string name;
     std::function<void(PlanTarget&)> change;
@@ -159,6 +176,12 @@ TEST_CASE("plan: a plan applies only on its server, cluster, context namespace a
        "plan was made for a sync with --takeover-managers=none, this sync is for --takeover-managers=default"},
       {"other take-over managers", [](auto& t) { t.takeover_managers = {"kubectl", "helm"}; },
        "plan was made for a sync with --takeover-managers=none, this sync is for --takeover-managers=helm,kubectl"},
+      {"another repository", [](auto& t) { t.origin = "github.com/someone/fork:tazuna.yaml"; },
+       "plan was made for repository github.com/org/platform (tazuna.yaml), this sync is for github.com/someone/fork "
+       "(tazuna.yaml)"},
+      {"another file of the repository", [](auto& t) { t.origin = "github.com/org/platform:staging/tazuna.yaml"; },
+       "plan was made for repository github.com/org/platform (tazuna.yaml), this sync is for github.com/org/platform "
+       "(staging/tazuna.yaml)"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
@@ -172,7 +195,7 @@ TEST_CASE("plan: a plan applies only on its server, cluster, context namespace a
 
 TEST_CASE("plan: a password in the server URL is never written, and a plan still matches its server") {
   Plan plan = MakePlan({}, Inputs(), "2026-11-23T18:00:00Z", {});
-  plan.target = {"https://admin:s3cr3t-pw@127.0.0.1:6443", "uid-1", "", "team-a", false, false, false, {}};
+  plan.target = {"https://admin:s3cr3t-pw@127.0.0.1:6443", "uid-1", "", "team-a", false, false, false, {}, ""};
   const std::string text = EncodePlan(plan);
   CHECK(text.find("s3cr3t-pw") == std::string::npos);
   CHECK(text.find(R"("server": "https://admin:***@127.0.0.1:6443")") != std::string::npos);
