@@ -127,12 +127,12 @@ class SyncEngine::PruneRun {
       if (!read->object) return Gone(t);  // NotFound where it is served, or no version of it is served at all
       const kube::ObjectRef* ref = &read->ref;
       const json* live = &*read->object;
-      if (!AsPlanned(t, *live)) return;
       if (auto why = NotOurs(t, *live); !why.empty()) return;
       if (auto other = RenderedInOtherGroup(*t.entry, *live)) {
         Keep(t, StrCat("still rendered as ", *other), Forget::kYes);
         return;
       }
+      if (!AsPlanned(t, *live)) return;  // the keeps above delete nothing; from here on, a delete may follow
       if (auto why = CascadeGuard(rank, t.entry->identity, *live); !why.empty()) {
         Keep(t, why, Forget::kNo);
         return;

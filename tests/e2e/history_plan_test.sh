@@ -309,6 +309,20 @@ expect_eq "$(uid cm -n tazuna "tazuna-state-$A3")" "" "no state claimed for the 
 cd "$ra"
 expect_rc 0 "the plan applies from its own repository" kubectl tazuna state sync --plan "$(plan k)"
 expect_contains "$OUT" "configmap/forked -n $ns2 created" "it created forked"
+
+# 5k. A prune row whose object did not exist at plan time, rendered again under another group that serves
+# the same objects (an Event moving from v1 to events.k8s.io/v1): the sync creates it, and the prune, reading
+# the old key, finds that very object still rendered; it is kept and forgotten, not refused.
+printf 'apiVersion: v1\nkind: Event\nmetadata: {name: ev, namespace: %s}\ninvolvedObject: {kind: ConfigMap, name: keep, namespace: %s}\nreason: Test\nmessage: m\ntype: Normal\n' \
+  "$ns2" "$ns2" > "$ra/objs/ev.yaml"
+expect_rc 0 "a syncs a v1 Event" kubectl tazuna state sync
+kubectl delete event -n "$ns2" ev >/dev/null
+printf 'apiVersion: events.k8s.io/v1\nkind: Event\nmetadata: {name: ev, namespace: %s}\neventTime: "2026-01-01T00:00:00.000000Z"\nreportingController: e2e.example.com/c\nreportingInstance: i\naction: Test\nreason: Test\ntype: Normal\nnote: m\nregarding: {kind: ConfigMap, name: keep, namespace: %s}\n' \
+  "$ns2" "$ns2" > "$ra/objs/ev.yaml"
+expect_rc 1 "a: plan --prune (the v1 Event gone; events.k8s.io/v1 ev added)" kubectl tazuna state diff --prune --out "$(plan l)"
+expect_rc 0 "the plan applies" kubectl tazuna state sync --plan "$(plan l)" --prune
+expect_contains "$OUT" "event/ev -n $ns2 kept (still rendered as events.k8s.io/v1 Event)" "the old key's row is kept, not refused"
+expect_eq "$(uid event -n "$ns2" ev | grep -c .)" "1" "the Event exists"
 cd "$repo"
 
 kubectl delete ns "$ns" "$ns2" --wait=false >/dev/null 2>&1
