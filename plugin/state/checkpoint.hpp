@@ -19,7 +19,7 @@ namespace tazuna::state {
 /// grow (RoundInterval: every rewrite costs the server the whole state), and a manifest is rewritten only
 /// once its unwritten changes reach a quarter of its entries, so that the bytes written grow with the
 /// changes, not with the state times the sync's duration. A lost confirmation costs a re-apply, never an
-/// object: a kill loses at most one interval of confirmations.
+/// object: a kill loses the confirmations since the last write of each manifest, nothing else.
 /// Writes are conditional on resourceVersion; on a conflict the state is re-read and this
 /// run's changes are re-applied on top (a concurrent writer is merged, not overwritten).
 /// Different manifests are written in parallel (kWritersAtOnce), each by one writer at a time. Thread-safe.

@@ -363,6 +363,13 @@ util::Status SyncEngine::ApplyLayer(std::vector<SyncInput>& inputs, const std::v
         // Record intent before the object can exist: an empty hash reads back as "modified", so a
         // run killed after this point re-applies it (or prunes it) instead of forgetting it.
         if (e.type == ChangeType::kAdded && o.dry_run == kube::DryRun::kNone) cp.Set(e.manifest, e.key, "");
+        // An object recorded under another apiVersion or group (Diff, PairGroupMoves: the same object) is
+        // recorded under the key it is applied with first: the old key may name a version no longer served,
+        // through which a later prune would find nothing and forget the object.
+        if (!e.old_key.empty() && o.dry_run == kube::DryRun::kNone) {
+          cp.Set(e.manifest, e.key, "");
+          cp.Set(e.manifest, e.old_key, std::nullopt);
+        }
       }
     }
   }
