@@ -1,6 +1,8 @@
 #include "state/live_compare.hpp"
 
 #include "state/marks.hpp"
+#include "util/json_get.hpp"
+#include "util/strings.hpp"
 
 namespace tazuna::state {
 
@@ -29,6 +31,32 @@ bool IsGone(const util::Error& e) { return kube::IsReason(e, "NotFound") || e.ki
 
 }  // namespace
 
+util::Result<std::string> DefiningCrd(kube::Client& client, const std::string& group, const std::string& kind) {
+  auto crds = client.List("apiextensions.k8s.io/v1", "CustomResourceDefinition", "");
+  if (!crds) return IsGone(crds.error()) ? util::Result<std::string>(std::string()) : crds.error();
+  for (const auto& crd : *crds) {
+    const json& spec = util::JsonObject(crd, "spec");
+    if (util::JsonString(spec, "group") == group && util::JsonString(util::JsonObject(spec, "names"), "kind") == kind) {
+      return util::MetaString(crd, "name");
+    }
+  }
+  return std::string();
+}
+
+namespace {
+
+// No version of `k`'s kind is served: gone, unless a CRD still defines it (kConflict: its objects stay stored).
+util::Result<Live> Unserved(kube::Client& client, const StateKey& k, const std::string& ns) {
+  auto crd = DefiningCrd(client, k.group, k.kind);
+  if (!crd) return crd.error();
+  if (crd->empty()) return Live{{k.ApiVersion(), k.kind, ns, k.name}, std::nullopt};
+  return util::MakeError(util::ErrorKind::kConflict,
+                         util::StrCat("no version of ", k.kind, ".", k.group, " is served, but CustomResourceDefinition ",
+                                      *crd, " still stores its objects: serve a version of it to reach this one"));
+}
+
+}  // namespace
+
 util::Result<kube::ObjectRef> ServedRef(kube::Client& client, const StateKey& k, const std::string& ns) {
   kube::ObjectRef ref{k.ApiVersion(), k.kind, ns, k.name};
   if (client.Resolve(ref.api_version, ref.kind)) return ref;
@@ -42,10 +70,13 @@ util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::
   bool fresh = false;  // discovery read from the server in this call
   for (;;) {
     auto ref = ServedRef(client, k, ns);
-    if (!ref) {
-      if (IsGone(ref.error())) return Live{{k.ApiVersion(), k.kind, ns, k.name}, std::nullopt};  // nothing serves it
-      return ref.error();
+    if (!ref && IsGone(ref.error()) && !fresh) {  // nothing serves it, as far as the discovery cache knows
+      auto served = client.Served();
+      if (!served) return served.error();
+      fresh = true;
+      continue;
     }
+    if (!ref) return IsGone(ref.error()) ? Unserved(client, k, ns) : ref.error();
     auto live = client.Get(*ref);
     if (live) return Live{*ref, std::move(*live)};
     if (!IsGone(live.error())) return live.error();

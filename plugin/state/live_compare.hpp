@@ -22,10 +22,17 @@ struct Live {
   std::optional<nlohmann::json> object; ///< nullopt: it is gone
 };
 
+/// The name of the CustomResourceDefinition that defines `kind` in `group` ("" when none does). While such
+/// a CRD serves no version (each `served: false`), nothing reaches its objects, yet they stay stored.
+/// One LIST of the CRDs; the server's error when it fails (NotFound, no apiextensions API: "").
+util::Result<std::string> DefiningCrd(kube::Client& client, const std::string& group, const std::string& kind);
+
 /// GETs the object `k` names through ServedRef. Gone (no object) when the server answers NotFound through
 /// a version that discovery, read from the server, still serves, or when no version of its kind is served
-/// any more; a NotFound through a version known only from the discovery cache is read again through the
-/// version the server serves now. Any other failure is returned.
+/// any more and no CRD defines it; a NotFound through a version known only from the discovery cache is read
+/// again through the version the server serves now. kConflict when a CRD defines the kind but serves no
+/// version of it (its objects may be stored: nothing tells whether this one is). Any other failure is
+/// returned.
 util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns);
 
 /// ReadLive's object only.

@@ -1,4 +1,5 @@
 #include "state/plan.hpp"
+#include "state/live_compare.hpp"
 
 #include <optional>
 #include <set>
@@ -14,10 +15,14 @@ namespace {
 /// States read at once (each holds its answer while it is parsed).
 constexpr int kReadersAtOnce = 8;
 
-// The live uid ("" when there is no such object); nullopt when the server serves no version of the kind
-// in that group any more (an Ingress under extensions): then no object can exist under the old key.
+// The live uid ("" when there is no such object, or when that cannot be known); nullopt when the server
+// serves no version of the kind in that group any more (an Ingress under extensions) and no CRD defines
+// it: then no object can exist under the old key. A CRD serving none of its versions still stores them.
 std::optional<std::string> LiveUid(kube::Client& client, const StateKey& k, const ObjectIdentity& id) {
-  if (!client.ResolveGroupKind(k.group, k.kind)) return std::nullopt;
+  if (!client.ResolveGroupKind(k.group, k.kind)) {
+    auto crd = DefiningCrd(client, k.group, k.kind);
+    return crd && crd->empty() ? std::nullopt : std::optional<std::string>(std::string());
+  }
   auto live = client.Get({k.ApiVersion(), k.kind, id.namespace_name, k.name});
   if (!live) return std::string();
   return util::MetaString(*live, "uid");

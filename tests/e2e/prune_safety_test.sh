@@ -293,5 +293,36 @@ expect_rc 1 "sync with a failing first layer" kubectl tazuna state sync
 expect_contains "$OUT" "${D}b  configmap/later -n $ns skipped (an earlier dependsOn layer failed)" "dependent layer skipped"
 expect_rc 1 "the dependent object was not applied" kubectl get cm -n "$ns" later
 
+# A CRD that serves none of its versions still stores its objects: a row of such a kind is neither paired
+# with the same kind in another group (as if no object could be there) nor pruned as gone; once a version is
+# served again, the prune deletes the object.
+U=unsrv$s; ua=ua$s.tazuna.io; ub=ub$s.tazuna.io
+ucrd() { printf 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gadgets.%s}\nspec:\n  group: %s\n  scope: Namespaced\n  names: {plural: gadgets, kind: Gadget}\n  versions: [{name: v1, served: %s, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]\n' "$1" "$1" "$2"; }
+{ ucrd "$ua" true; echo "---"; ucrd "$ub" true; } | kubectl apply -f - >/dev/null
+kubectl wait --for=condition=Established "crd/gadgets.$ua" "crd/gadgets.$ub" --timeout=30s >/dev/null
+repo=$E2E_TMP/unserved; mkdir -p "$repo/objs"
+tazuna_yaml "$repo" "{name: $U, type: manifests, path: ./objs}"
+ugadget() { printf 'apiVersion: %s/v1\nkind: Gadget\nmetadata: {name: x, namespace: %s}\nspec: {size: 1}\n' "$1" "$ns" > "$repo/objs/x.yaml"; }
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ukeep, namespace: %s}\n' "$ns" > "$repo/objs/keep.yaml"
+cd "$repo"
+ugadget "$ua"
+expect_rc 0 "gadget x synced in group $ua" kubectl tazuna state sync
+ua_uid=$(uid "gadgets.$ua" -n "$ns" x)
+ucrd "$ua" false | kubectl apply -f - >/dev/null  # x stays stored, unserved
+ugadget "$ub"
+expect_rc 1 "diff (fresh discovery): $ub's x is another object" kubectl tazuna state diff --cache-dir "$E2E_TMP/unserved-cache"
+expect_eq "$(printf '%s\n' "$OUT" | grep -c "^$U *removed *$ua/v1 *Gadget")" "1" "the unserved row is not paired away"
+rm "$repo/objs/x.yaml"
+expect_rc 1 "sync --prune: the unserved gadget cannot be read" kubectl tazuna state sync --prune --cache-dir "$E2E_TMP/unserved-cache"
+expect_contains "$ERR" "no version of Gadget.$ua is served, but CustomResourceDefinition gadgets.$ua still stores its objects" \
+  "says why"
+expect_contains "$(state_keys "$U")" "${U}__$ua" "its row stays"
+ucrd "$ua" true | kubectl apply -f - >/dev/null
+kubectl wait --for=condition=Established "crd/gadgets.$ua" --timeout=30s >/dev/null
+expect_rc 0 "served again: sync --prune" kubectl tazuna state sync --prune --cache-dir "$E2E_TMP/unserved-cache2"
+expect_contains "$OUT" "gadget.$ua/x -n $ns deleted" "the prune deleted it"
+expect_eq "$(uid "gadgets.$ua" -n "$ns" x)" "" "x ($ua_uid) is gone"
+kubectl delete crd "gadgets.$ua" "gadgets.$ub" --wait=false >/dev/null 2>&1
+
 kubectl delete ns "$ns" --wait=false >/dev/null
 finish
