@@ -31,23 +31,50 @@ bool IsGone(const util::Error& e) { return kube::IsReason(e, "NotFound") || e.ki
 
 }  // namespace
 
-util::Result<std::string> DefiningCrd(kube::Client& client, const std::string& group, const std::string& kind) {
+namespace {
+
+using CrdsByGroupKind = std::map<std::pair<std::string, std::string>, std::string>;
+
+util::Result<CrdsByGroupKind> ListCrds(kube::Client& client) {
   auto crds = client.List("apiextensions.k8s.io/v1", "CustomResourceDefinition", "");
-  if (!crds) return IsGone(crds.error()) ? util::Result<std::string>(std::string()) : crds.error();
+  if (!crds) return IsGone(crds.error()) ? util::Result<CrdsByGroupKind>(CrdsByGroupKind{}) : crds.error();
+  CrdsByGroupKind out;
   for (const auto& crd : *crds) {
     const json& spec = util::JsonObject(crd, "spec");
-    if (util::JsonString(spec, "group") == group && util::JsonString(util::JsonObject(spec, "names"), "kind") == kind) {
-      return util::MetaString(crd, "name");
-    }
+    out[{util::JsonString(spec, "group"), util::JsonString(util::JsonObject(spec, "names"), "kind")}] =
+        util::MetaString(crd, "name");
   }
-  return std::string();
+  return out;
+}
+
+std::string Lookup(const CrdsByGroupKind& crds, const std::string& group, const std::string& kind) {
+  const auto it = crds.find({group, kind});
+  return it == crds.end() ? "" : it->second;
+}
+
+}  // namespace
+
+util::Result<std::string> DefiningCrd(kube::Client& client, const std::string& group, const std::string& kind) {
+  auto crds = ListCrds(client);
+  if (!crds) return crds.error();
+  return Lookup(*crds, group, kind);
+}
+
+util::Result<std::string> CrdIndex::Find(kube::Client& client, const std::string& group, const std::string& kind) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!by_group_kind_) {
+    auto crds = ListCrds(client);
+    if (!crds) return crds.error();  // not kept: the next lookup lists again
+    by_group_kind_ = std::move(*crds);
+  }
+  return Lookup(*by_group_kind_, group, kind);
 }
 
 namespace {
 
 // No version of `k`'s kind is served: gone, unless a CRD still defines it (kConflict: its objects stay stored).
-util::Result<Live> Unserved(kube::Client& client, const StateKey& k, const std::string& ns) {
-  auto crd = DefiningCrd(client, k.group, k.kind);
+util::Result<Live> Unserved(kube::Client& client, const StateKey& k, const std::string& ns, CrdIndex* crds) {
+  auto crd = crds != nullptr ? crds->Find(client, k.group, k.kind) : DefiningCrd(client, k.group, k.kind);
   if (!crd) return crd.error();
   if (crd->empty()) return Live{{k.ApiVersion(), k.kind, ns, k.name}, std::nullopt};
   return util::MakeError(util::ErrorKind::kConflict,
@@ -66,7 +93,7 @@ util::Result<kube::ObjectRef> ServedRef(kube::Client& client, const StateKey& k,
   return ref;
 }
 
-util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns) {
+util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns, CrdIndex* crds) {
   bool fresh = false;  // discovery read from the server in this call
   for (;;) {
     auto ref = ServedRef(client, k, ns);
@@ -76,7 +103,7 @@ util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::
       fresh = true;
       continue;
     }
-    if (!ref) return IsGone(ref.error()) ? Unserved(client, k, ns) : ref.error();
+    if (!ref) return IsGone(ref.error()) ? Unserved(client, k, ns, crds) : ref.error();
     auto live = client.Get(*ref);
     if (live) return Live{*ref, std::move(*live)};
     if (!IsGone(live.error())) return live.error();

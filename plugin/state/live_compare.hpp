@@ -1,5 +1,7 @@
 #pragma once
 
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -27,13 +29,24 @@ struct Live {
 /// One LIST of the CRDs; the server's error when it fails (NotFound, no apiextensions API: "").
 util::Result<std::string> DefiningCrd(kube::Client& client, const std::string& group, const std::string& kind);
 
+/// DefiningCrd for many rows of one command (a prune of a whole unserved kind): the CRDs are listed once,
+/// on the first lookup. Thread-safe.
+class CrdIndex {
+ public:
+  util::Result<std::string> Find(kube::Client& client, const std::string& group, const std::string& kind);
+
+ private:
+  std::mutex mu_;
+  std::optional<std::map<std::pair<std::string, std::string>, std::string>> by_group_kind_;  // guarded by mu_
+};
+
 /// GETs the object `k` names through ServedRef. Gone (no object) when the server answers NotFound through
 /// a version that discovery, read from the server, still serves, or when no version of its kind is served
 /// any more and no CRD defines it; a NotFound through a version known only from the discovery cache is read
 /// again through the version the server serves now. kConflict when a CRD defines the kind but serves no
 /// version of it (its objects may be stored: nothing tells whether this one is). Any other failure is
 /// returned.
-util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns);
+util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns, CrdIndex* crds = nullptr);
 
 /// ReadLive's object only.
 util::Result<std::optional<nlohmann::json>> GetLive(kube::Client& client, const StateKey& k, const std::string& ns);

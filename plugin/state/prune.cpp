@@ -122,7 +122,7 @@ class SyncEngine::PruneRun {
     }
     for (int attempt = 1; attempt <= kDeleteAttempts; ++attempt) {
       // Through the version that serves the object now, whatever version its key was recorded under.
-      auto read = e_.Limited([&] { return ReadLive(e_.client_, t.entry->parsed, t.entry->identity.namespace_name); });
+      auto read = e_.Limited([&] { return ReadLive(e_.client_, t.entry->parsed, t.entry->identity.namespace_name, &crds_); });
       if (!read) return Fail(t, read.error());
       if (!read->object) return Gone(t);  // NotFound where it is served, or no version of it is served at all
       const kube::ObjectRef* ref = &read->ref;
@@ -298,6 +298,7 @@ class SyncEngine::PruneRun {
   std::map<std::string, int> in_namespace_;                  // namespace -> rendered objects in it
   std::mutex mu_;
   std::set<std::string> deleted_uids_;  // guarded by mu_
+  CrdIndex crds_;  // for rows of a kind nothing serves: listed once per prune
 };
 
 void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o,
