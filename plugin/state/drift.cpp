@@ -49,8 +49,8 @@ std::optional<Found> TakeoverDrift(kube::Client& client, const json& live, json 
 
 // nullopt: no drift; otherwise what it is. Error for anything but "not found".
 util::Result<std::optional<Found>> Check(kube::Client& client, const StateKey& k, const std::string& ns,
-                                         const json* rendered, const DriftOptions& o) {
-  auto live = GetLive(client, k, ns);
+                                         const json* rendered, const DriftOptions& o, CrdIndex& crds) {
+  auto live = GetLive(client, k, ns, &crds);
   if (!live) return live.error();
   if (!*live) return std::optional<Found>(Found{DriftType::kMissing, {}});
   if (rendered == nullptr) return std::optional<Found>();
@@ -85,12 +85,13 @@ util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredM
   std::vector<DriftEntry> out;
   std::optional<util::Error> failure;
   std::mutex mu;
+  CrdIndex crds;  // for objects of kinds nothing serves: the CRDs listed once
   util::ParallelFor(entries.size(), options.concurrency, [&](size_t i) {
     auto parsed = ParseStateKey(entries[i].first);
     if (!parsed || !identities[i]) return;  // unreadable keys are reported by `state list`
     const auto it = rendered.find(*identities[i]);
-    auto result =
-        Check(client, *parsed, identities[i]->namespace_name, it == rendered.end() ? nullptr : it->second, options);
+    const json* object = it == rendered.end() ? nullptr : it->second;
+    auto result = Check(client, *parsed, identities[i]->namespace_name, object, options, crds);
     std::lock_guard<std::mutex> lock(mu);
     if (!result) {
       if (!failure) failure = result.error();

@@ -38,9 +38,9 @@ struct DriftOptions {
 };
 
 /// Checks every object recorded in `stored` against the cluster: missing when GET finds nothing
-/// (or its kind is gone); drifted when applying the rendered object (server-side dry run, field
-/// manager tazuna) would change the live object — so server defaults and fields owned by others are
-/// not drift, unlike the Go tool's hash of the live object. Objects no longer rendered are only
+/// (or its kind is gone: neither served nor defined by a CRD, ReadLive); drifted when applying the
+/// rendered object (server-side dry run, field manager tazuna) would change the live object — so server
+/// defaults and fields owned by others are not drift, unlike the Go tool's hash of the live object. Objects no longer rendered are only
 /// checked for presence. A stored key is matched to the rendered object by identity (so the Go tool's
 /// 6-part keys of cluster-scoped objects and context-namespace keys find their object) and read where
 /// the identity says the object is. With `options.takeover`, an object where a sync would remove fields

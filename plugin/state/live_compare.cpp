@@ -77,9 +77,10 @@ util::Result<Live> Unserved(kube::Client& client, const StateKey& k, const std::
   auto crd = crds != nullptr ? crds->Find(client, k.group, k.kind) : DefiningCrd(client, k.group, k.kind);
   if (!crd) return crd.error();
   if (crd->empty()) return Live{{k.ApiVersion(), k.kind, ns, k.name}, std::nullopt};
+  const std::string kind = util::StrCat(k.kind, ".", k.group);
   return util::MakeError(util::ErrorKind::kConflict,
-                         util::StrCat("no version of ", k.kind, ".", k.group, " is served, but CustomResourceDefinition ",
-                                      *crd, " still stores its objects: serve a version of it to reach this one"));
+                         util::StrCat("no version of ", kind, " is served, but CustomResourceDefinition ", *crd,
+                                      " still stores its objects: serve a version of it to reach this one"));
 }
 
 }  // namespace
@@ -118,8 +119,9 @@ util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::
   }
 }
 
-util::Result<std::optional<json>> GetLive(kube::Client& client, const StateKey& k, const std::string& ns) {
-  auto live = ReadLive(client, k, ns);
+util::Result<std::optional<json>> GetLive(kube::Client& client, const StateKey& k, const std::string& ns,
+                                          CrdIndex* crds) {
+  auto live = ReadLive(client, k, ns, crds);
   if (!live) return live.error();
   return std::move(live->object);
 }

@@ -49,7 +49,8 @@ class CrdIndex {
 util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns, CrdIndex* crds = nullptr);
 
 /// ReadLive's object only.
-util::Result<std::optional<nlohmann::json>> GetLive(kube::Client& client, const StateKey& k, const std::string& ns);
+util::Result<std::optional<nlohmann::json>> GetLive(kube::Client& client, const StateKey& k, const std::string& ns,
+                                                    CrdIndex* crds = nullptr);
 
 /// What applying `rendered` would make of the live object: a server-side dry run (field manager tazuna)
 /// with the ownership marks `marks`, exactly as sync applies it. kube errors are returned.

@@ -74,7 +74,9 @@ std::optional<std::string> OlderPlan(const json& j) {
   bool pinned = flags.is_object() && flags.contains("takeoverManagers");
   for (const auto& r : j.at("changes")) pinned = pinned && r.is_object() && r.contains("live");
   if (!pinned) return "it does not record the live objects it saw (made by an older version of tazuna)";
-  if (!j.at("target").contains("origin")) return "it does not record its repository (made by an older version of tazuna)";
+  if (!j.at("target").contains("origin")) {
+    return "it does not record its repository (made by an older version of tazuna)";
+  }
   return std::nullopt;
 }
 

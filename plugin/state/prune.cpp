@@ -122,7 +122,8 @@ class SyncEngine::PruneRun {
     }
     for (int attempt = 1; attempt <= kDeleteAttempts; ++attempt) {
       // Through the version that serves the object now, whatever version its key was recorded under.
-      auto read = e_.Limited([&] { return ReadLive(e_.client_, t.entry->parsed, t.entry->identity.namespace_name, &crds_); });
+      const auto& where = t.entry->identity.namespace_name;
+      auto read = e_.Limited([&] { return ReadLive(e_.client_, t.entry->parsed, where, &crds_); });
       if (!read) return Fail(t, read.error());
       if (!read->object) return Gone(t);  // NotFound where it is served, or no version of it is served at all
       const kube::ObjectRef* ref = &read->ref;
