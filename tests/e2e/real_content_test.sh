@@ -47,10 +47,20 @@ expect_contains "$ERR$OUT" "15 created, 0 configured, 0 unchanged, 0 deleted, 0 
 crds=$(kubectl get crd -o name | grep -c 'monitoring.coreos.com' || true)
 expect_eq "$crds" "10" "bundle: the 10 CRDs are live"
 # Nothing in the run is a custom resource of these CRDs, so the sync does not wait for them: they
-# become Established on their own, moments later.
-# shellcheck disable=SC2046
-expect_rc 0 "bundle: the CRDs become established" kubectl wait --for=condition=Established --timeout=60s \
-  $(kubectl get crd -o name | grep 'monitoring.coreos.com')
+# become Established on their own, moments later. kubectl wait fails at once on a CRD whose status the
+# apiextensions controller has not written yet (".status.conditions accessor error"): it is asked again.
+crds_established() {
+  local try
+  for try in $(seq 1 60); do
+    # shellcheck disable=SC2046
+    kubectl wait --for=condition=Established --timeout=60s $(kubectl get crd -o name | grep 'monitoring.coreos.com') \
+      >/dev/null 2>"$E2E_TMP/wait.err" && return 0
+    grep -q 'accessor error' "$E2E_TMP/wait.err" || { cat "$E2E_TMP/wait.err" >&2; return 1; }
+    sleep 0.5
+  done
+  return 1
+}
+expect_rc 0 "bundle: the CRDs become established" crds_established
 
 live_schema=$(kubectl get crd prometheuses.monitoring.coreos.com -o json | python3 -c '
 import json, sys; v = json.load(sys.stdin)["spec"]["versions"][0]; print(len(json.dumps(v["schema"])) > 200000)')
