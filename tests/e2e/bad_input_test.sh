@@ -319,7 +319,9 @@ users: [{name: u, user: {token: t}}]
 contexts: [{name: fake, context: {cluster: fake, user: u}}]
 current-context: fake
 KC
-  bad "server: $desc" 1 "$want" kubectl tazuna state sync --kubeconfig "$E2E_TMP/fake.kubeconfig" --request-timeout 10s
+  # A discovery cache of its own: another run's cache for a server that was on this port would answer for it.
+  bad "server: $desc" 1 "$want" kubectl tazuna state sync --kubeconfig "$E2E_TMP/fake.kubeconfig" --request-timeout 10s \
+    --cache-dir "$E2E_TMP/fake-cache-$mode"
   kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
   rm -f "$E2E_TMP/port"
 }
