@@ -2,7 +2,7 @@
 
 #include "manifest/input_digest.hpp"
 #include "manifest/render_cache.hpp"
-#include "state/render_record.hpp"
+#include "state/store/render_record.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {

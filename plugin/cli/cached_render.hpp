@@ -5,7 +5,7 @@
 #include <string>
 
 #include "manifest/render.hpp"
-#include "state/store.hpp"
+#include "state/store/store.hpp"
 
 namespace tazuna::cli {
 

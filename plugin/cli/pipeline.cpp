@@ -8,11 +8,11 @@
 
 #include "cli/build_info.hpp"
 #include "cli/git_config.hpp"
-#include "state/render_record.hpp"
+#include "state/store/render_record.hpp"
 #include "cli/print/name.hpp"
 #include "manifest/manifest.hpp"
 #include "manifest/objects.hpp"
-#include "state/ownership.hpp"
+#include "state/apply/ownership.hpp"
 #include "util/api_version.hpp"
 #include "util/json_get.hpp"
 #include "util/parallel.hpp"

@@ -9,11 +9,11 @@
 #include "cli/context.hpp"
 #include "cli/options.hpp"
 #include "manifest/manifest.hpp"
-#include "state/desired.hpp"
-#include "state/field_takeover.hpp"
-#include "state/identity.hpp"
-#include "state/plan_file.hpp"
-#include "state/store.hpp"
+#include "state/store/desired.hpp"
+#include "state/apply/field_takeover.hpp"
+#include "state/store/identity.hpp"
+#include "state/plan/plan_file.hpp"
+#include "state/store/store.hpp"
 
 namespace tazuna::cli {
 

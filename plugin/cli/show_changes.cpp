@@ -6,7 +6,7 @@
 #include <fstream>
 #include <regex>
 
-#include "state/live_compare.hpp"
+#include "state/diff/live_compare.hpp"
 #include "util/secret_mask.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_emit.hpp"

@@ -4,8 +4,8 @@
 
 #include "cli/context.hpp"
 #include "kube/client.hpp"
-#include "state/diff.hpp"
-#include "state/takeover_apply.hpp"
+#include "state/diff/diff.hpp"
+#include "state/apply/takeover_apply.hpp"
 
 namespace tazuna::cli {
 

@@ -11,10 +11,10 @@
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
 #include "cli/takeover_flag.hpp"
-#include "state/plan.hpp"
-#include "state/plan_file.hpp"
-#include "state/secret_key.hpp"
-#include "state/store.hpp"
+#include "state/plan/plan.hpp"
+#include "state/plan/plan_file.hpp"
+#include "state/store/secret_key.hpp"
+#include "state/store/store.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {

@@ -7,9 +7,9 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/print/printer.hpp"
-#include "state/diff.hpp"
-#include "state/field_takeover.hpp"
-#include "state/ownership.hpp"
+#include "state/diff/diff.hpp"
+#include "state/apply/field_takeover.hpp"
+#include "state/apply/ownership.hpp"
 
 namespace tazuna::cli {
 

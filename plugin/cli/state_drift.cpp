@@ -5,9 +5,9 @@
 
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
-#include "state/secret_key.hpp"
+#include "state/store/secret_key.hpp"
 #include "cli/takeover_flag.hpp"
-#include "state/store.hpp"
+#include "state/store/store.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {

@@ -7,7 +7,7 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/print/printer.hpp"
-#include "state/drift.hpp"
+#include "state/plan/drift.hpp"
 
 namespace tazuna::cli {
 

@@ -6,10 +6,10 @@
 
 #include "cli/pipeline.hpp"
 #include "manifest/select.hpp"
-#include "state/lease.hpp"
-#include "state/ownership.hpp"
-#include "state/state_key.hpp"
-#include "state/store.hpp"
+#include "state/store/lease.hpp"
+#include "state/apply/ownership.hpp"
+#include "state/store/state_key.hpp"
+#include "state/store/store.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "cli/print/table.hpp"
-#include "state/state_key.hpp"
+#include "state/store/state_key.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {

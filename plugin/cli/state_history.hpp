@@ -9,7 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/print/printer.hpp"
-#include "state/history.hpp"
+#include "state/plan/history.hpp"
 
 namespace tazuna::cli {
 

@@ -6,7 +6,7 @@
 
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
-#include "state/secret_key.hpp"
+#include "state/store/secret_key.hpp"
 
 namespace tazuna::cli {
 

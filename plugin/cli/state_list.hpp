@@ -7,8 +7,8 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/print/printer.hpp"
-#include "state/state_key.hpp"
-#include "state/store.hpp"
+#include "state/store/state_key.hpp"
+#include "state/store/store.hpp"
 
 namespace tazuna::cli {
 

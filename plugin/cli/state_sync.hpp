@@ -8,9 +8,9 @@
 #include "cli/command.hpp"
 #include "cli/options.hpp"
 #include "cli/print/printer.hpp"
-#include "state/history.hpp"
-#include "state/plan_file.hpp"
-#include "state/sync_engine.hpp"
+#include "state/plan/history.hpp"
+#include "state/plan/plan_file.hpp"
+#include "state/apply/sync_engine.hpp"
 
 namespace tazuna::cli {
 

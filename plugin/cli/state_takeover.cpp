@@ -3,8 +3,8 @@
 
 #include "cli/pipeline.hpp"
 #include "manifest/select.hpp"
-#include "state/lease.hpp"
-#include "state/store.hpp"
+#include "state/store/lease.hpp"
+#include "state/store/store.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {

@@ -5,7 +5,7 @@
 
 #include "cli/context.hpp"
 #include "kube/client.hpp"
-#include "state/history.hpp"
+#include "state/plan/history.hpp"
 
 namespace tazuna::cli {
 

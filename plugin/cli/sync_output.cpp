@@ -4,7 +4,7 @@
 
 #include "cli/pipeline.hpp"
 #include "cli/report_error.hpp"
-#include "state/secret_key.hpp"
+#include "state/store/secret_key.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {

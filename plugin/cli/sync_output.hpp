@@ -6,7 +6,7 @@
 
 #include "cli/context.hpp"
 #include "cli/print/printer.hpp"
-#include "state/sync_engine.hpp"
+#include "state/apply/sync_engine.hpp"
 
 namespace tazuna::cli {
 

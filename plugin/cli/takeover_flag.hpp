@@ -4,7 +4,7 @@
 
 #include "cli/context.hpp"
 #include "cli/flags.hpp"
-#include "state/field_takeover.hpp"
+#include "state/apply/field_takeover.hpp"
 
 namespace tazuna::cli {
 

@@ -3,7 +3,7 @@
 #include <ostream>
 #include <string>
 
-#include "state/wait.hpp"
+#include "state/readiness/wait.hpp"
 
 namespace tazuna::cli {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "state/content_hash.hpp"
+#include "state/store/content_hash.hpp"
 #include "util/go_json.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_json.hpp"

@@ -16,11 +16,11 @@
 #include "kube/fakes.hpp"
 #include "kube/object_meta.hpp"
 #include "kube/redact.hpp"
-#include "state/history.hpp"
-#include "state/lease.hpp"
-#include "state/ownership.hpp"
-#include "state/secret_key.hpp"
-#include "state/store.hpp"
+#include "state/plan/history.hpp"
+#include "state/store/lease.hpp"
+#include "state/apply/ownership.hpp"
+#include "state/store/secret_key.hpp"
+#include "state/store/store.hpp"
 #include "util/secret_mask.hpp"
 
 namespace tazuna::fuzz {

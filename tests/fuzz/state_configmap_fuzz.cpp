@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_check.hpp"
-#include "state/state_key.hpp"
-#include "state/store.hpp"
+#include "state/store/state_key.hpp"
+#include "state/store/store.hpp"
 
 namespace tazuna::fuzz {
 namespace {

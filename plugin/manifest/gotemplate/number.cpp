@@ -1,5 +1,7 @@
 // Go's text/template number constants (parse.NewNumber): every interpretation of one literal.
+#include <charconv>
 #include <cmath>
+#include <system_error>
 
 #include "manifest/gotemplate/parse_internal.hpp"
 #include "util/go_strconv.hpp"
@@ -44,7 +46,8 @@ std::optional<double> ConvertFloat(std::string_view s) {
   const bool neg = e[0] == '-';
   if (e[0] == '+' || e[0] == '-') e.remove_prefix(1);
   if (e.empty() || e.find_first_not_of("0123456789") != std::string_view::npos || e.size() > 9) return std::nullopt;
-  const int m = std::stoi(std::string(e));
+  int m = 0;
+  if (std::from_chars(e.data(), e.data() + e.size(), m).ec != std::errc()) return std::nullopt;
   return std::ldexp(*f, neg ? -m : m);
 }
 

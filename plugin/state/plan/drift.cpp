@@ -1,0 +1,110 @@
+#include "state/plan/drift.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "state/diff/live_compare.hpp"
+#include "state/apply/takeover_apply.hpp"
+#include "util/parallel.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::state {
+
+using nlohmann::json;
+
+const char* DriftTypeName(DriftType type) {
+  switch (type) {
+    case DriftType::kDrifted: return "live-drifted";
+    case DriftType::kMissing: return "live-missing";
+    case DriftType::kLeftover: return "live-leftover";
+  }
+  return "unknown";
+}
+
+namespace {
+
+struct Found {
+  DriftType type = DriftType::kDrifted;
+  std::vector<std::string> fields;
+};
+
+std::vector<std::string> Described(const std::vector<FieldPath>& paths) {
+  std::vector<std::string> out;
+  for (const auto& p : paths) out.push_back(DescribeFieldPath(p));
+  return out;
+}
+
+// Drift of the take-over: fields a sync removes (drifted), or that earlier tools left (leftover).
+std::optional<Found> TakeoverDrift(kube::Client& client, const json& live, json merged, const DriftOptions& o) {
+  if (o.takeover == nullptr || o.log == nullptr) return std::nullopt;
+  const TakeoverContext c{client, *o.log, *o.takeover};
+  const TakeoverPreview preview = PreviewTakeover(c, live, std::move(merged), PreviewScope::kLeftovers);
+  if (!preview.warning.empty()) o.log->Warning(preview.warning);
+  if (!preview.removed.empty()) return Found{DriftType::kDrifted, Described(preview.removed)};
+  if (!preview.leftovers.empty()) return Found{DriftType::kLeftover, Described(preview.leftovers)};
+  return std::nullopt;
+}
+
+// nullopt: no drift; otherwise what it is. Error for anything but "not found".
+util::Result<std::optional<Found>> Check(kube::Client& client, const StateKey& k, const std::string& ns,
+                                         const json* rendered, const DriftOptions& o, CrdIndex& crds) {
+  auto live = GetLive(client, k, ns, &crds);
+  if (!live) return live.error();
+  if (!*live) return std::optional<Found>(Found{DriftType::kMissing, {}});
+  if (rendered == nullptr) return std::optional<Found>();
+  auto merged = DryRunApply(client, *rendered, Marks{k.manifest, ""});  // the origin mark is not content
+  if (!merged) return merged.error();
+  const bool same = SameContent(**live, *merged);
+  std::optional<Found> taken = TakeoverDrift(client, **live, std::move(*merged), o);
+  if (same) return taken;
+  Found drifted{DriftType::kDrifted, taken ? std::move(taken->fields) : std::vector<std::string>()};
+  return std::optional<Found>(std::move(drifted));
+}
+
+}  // namespace
+
+util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredManifest& desired,
+                                            const ManifestState& stored, IdentityResolver& ids,
+                                            const DriftOptions& options) {
+  std::map<ObjectIdentity, const json*> rendered;
+  for (const auto& d : desired.objects) rendered.emplace(d.identity, &d.object);
+  const std::vector<std::pair<std::string, std::string>> entries(stored.entries.begin(), stored.entries.end());
+  std::vector<std::optional<ObjectIdentity>> identities;
+  for (const auto& [key, hash] : entries) {
+    auto parsed = ParseStateKey(key);
+    if (parsed) {
+      if (auto problem = KeyNameProblem(*parsed)) {  // never a request
+        return util::MakeError(util::ErrorKind::kInput, util::StrCat("invalid state key ", util::Quote(key), ": ", *problem));
+      }
+    }
+    identities.push_back(parsed ? std::optional<ObjectIdentity>(ids.ResolveStored(*parsed, stored.metadata.context_namespace))
+                                : std::nullopt);
+  }
+  std::vector<DriftEntry> out;
+  std::optional<util::Error> failure;
+  std::mutex mu;
+  CrdIndex crds;  // for objects of kinds nothing serves: the CRDs listed once
+  util::ParallelFor(entries.size(), options.concurrency, [&](size_t i) {
+    auto parsed = ParseStateKey(entries[i].first);
+    if (!parsed || !identities[i]) return;  // unreadable keys are reported by `state list`
+    const auto it = rendered.find(*identities[i]);
+    const json* object = it == rendered.end() ? nullptr : it->second;
+    auto result = Check(client, *parsed, identities[i]->namespace_name, object, options, crds);
+    std::lock_guard<std::mutex> lock(mu);
+    if (!result) {
+      if (!failure) failure = result.error();
+    } else if (*result) {
+      out.push_back({desired.name, (*result)->type, entries[i].first, *parsed, identities[i]->namespace_name,
+                     entries[i].second, std::move((*result)->fields)});
+    }
+  });
+  if (failure) return *failure;
+  std::sort(out.begin(), out.end(), [](const DriftEntry& a, const DriftEntry& b) {
+    return std::tie(a.type, a.key) < std::tie(b.type, b.key);
+  });
+  return out;
+}
+
+}  // namespace tazuna::state
