@@ -24,24 +24,11 @@ constexpr int kDeleteAttempts = 3;  // a live object that changes between GET an
 
 bool IsGone(const util::Error& e) { return kube::IsReason(e, "NotFound") || e.kind == util::ErrorKind::kNotFound; }
 
-std::string Meta(const json& object, const char* field) {
-  const auto meta = object.find("metadata");
-  if (meta == object.end() || !meta->is_object()) return "";
-  const auto it = meta->find(field);
-  return it != meta->end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 // tazuna's field manager owns fields of it: applied by us or the Go tool (server-side apply), or
 // written by the Go tool's early Update under the manager `tazuna`.
 bool ManagedByTazuna(const json& live) {
-  const auto meta = live.find("metadata");
-  if (meta == live.end() || !meta->is_object()) return false;
-  const auto fields = meta->find("managedFields");
-  if (fields == meta->end() || !fields->is_array()) return false;
-  for (const auto& f : *fields) {
-    if (util::JsonString(f, "manager") == "tazuna") return true;
-  }
-  return false;
+  const json& fields = util::JsonArray(util::JsonObject(live, "metadata"), "managedFields");
+  return std::any_of(fields.begin(), fields.end(), [](const json& f) { return util::JsonString(f, "manager") == "tazuna"; });
 }
 
 // kind/namespace/name, for finding the same object rendered under another group.
@@ -102,7 +89,7 @@ DeleteOutcome Deleter::Delete(const DeleteTarget& t, Phase phase) {
     if (auto other = RenderedInOtherGroup(t.identity, live)) return Kept(StrCat("still rendered as ", *other), true);
     if (!AsPlanned(t, live, out)) return out;  // the keeps above delete nothing; from here on, a delete may follow
     if (auto why = CascadeGuard(phase, t.identity, live); !why.empty()) return Kept(why);
-    const kube::Preconditions pre{Meta(live, "uid"), Meta(live, "resourceVersion")};
+    const kube::Preconditions pre{util::MetaString(live, "uid"), util::MetaString(live, "resourceVersion")};
     auto st = Limited([&] { return client_.Delete(read->ref, kube::Propagation::kBackground, scope_.dry_run, pre); });
     if (st) {
       std::lock_guard<std::mutex> lock(mu_);
@@ -153,7 +140,7 @@ std::optional<std::string> Deleter::RenderedInOtherGroup(const ObjectIdentity& i
     auto other = Limited([&] {
       return client_.Get({api_version, other_id.kind, other_id.namespace_name, other_id.name});
     });
-    if (other && Meta(*other, "uid") == Meta(live, "uid")) return StrCat(api_version, " ", other_id.kind);
+    if (other && util::MetaString(*other, "uid") == util::MetaString(live, "uid")) return StrCat(api_version, " ", other_id.kind);
   }
   return std::nullopt;
 }
@@ -164,7 +151,7 @@ bool Deleter::AsPlanned(const DeleteTarget& t, const json& live, DeleteOutcome& 
   if (!scope_.planned_uids) return true;
   const auto it = scope_.planned_uids->find(t.identity);
   const std::string planned = it == scope_.planned_uids->end() ? "" : it->second;
-  const std::string uid = Meta(live, "uid");
+  const std::string uid = util::MetaString(live, "uid");
   if (!planned.empty() && planned == uid) return true;
   out = Kept(planned.empty() ? StrCat("not pruned: created since the plan (uid ", uid, ")")
                              : StrCat("not pruned: created again since the plan (uid ", planned, ", now ", uid, ")"));
@@ -224,7 +211,7 @@ util::Result<int> Deleter::RemainingCustomResources(const json& crd) {
   if (!items) return items.error();
   std::lock_guard<std::mutex> lock(mu_);
   int count = 0;
-  for (const auto& item : *items) count += deleted_uids_.count(Meta(item, "uid")) == 0 ? 1 : 0;
+  for (const auto& item : *items) count += deleted_uids_.count(util::MetaString(item, "uid")) == 0 ? 1 : 0;
   return count;
 }
 
