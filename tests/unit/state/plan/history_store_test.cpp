@@ -8,10 +8,6 @@
 namespace tazuna::state {
 namespace {
 
-using kube::testing::FakeClock;
-using kube::testing::FakeProcesses;
-using kube::testing::FakeTransport;
-
 constexpr const char* kAggCT = kube::testing::kAggregatedDiscovery;
 constexpr const char* kCore = kube::testing::kCoreDiscovery;
 constexpr char kAuthentication[] =

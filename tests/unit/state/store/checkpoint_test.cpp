@@ -10,13 +10,6 @@
 namespace tazuna::state {
 namespace {
 
-using kube::testing::FakeClock;
-using kube::testing::FakeProcesses;
-using kube::testing::FakeTransport;
-
-constexpr const char* kAggCT = kube::testing::kAggregatedDiscovery;
-constexpr const char* kCore = kube::testing::kCoreDiscovery;
-
 std::string ConfigMap(const std::string& rv, const nlohmann::json& data) {
   return nlohmann::json({{"apiVersion", "v1"}, {"kind", "ConfigMap"},
                          {"metadata", {{"name", "tazuna-state-m"}, {"namespace", "tazuna"}, {"resourceVersion", rv}}},
@@ -25,24 +18,11 @@ std::string ConfigMap(const std::string& rv, const nlohmann::json& data) {
 }
 
 // A client whose discovery and namespace `tazuna` answer; each test adds the state requests it expects.
-struct Cluster {
-  FakeTransport transport;
-  FakeProcesses procs;
-  FakeClock clock;
-  std::ostringstream err;
-  util::Logger log{err, 0};
-  util::Environment env;
-  std::unique_ptr<kube::Client> client;
+struct Cluster : kube::testing::FakeClient {
   Cluster() {
-    kube::RestConfig config;
-    config.server = "https://k.example:6443";
-    config.token = "t";
-    transport.Add("GET /api", 200, kCore, {{"Content-Type", kAggCT}});
-    transport.Add("GET /apis", 200, R"({"kind":"APIGroupDiscoveryList","items":[]})", {{"Content-Type", kAggCT}});
     transport.Add("GET /api/v1/namespaces/tazuna", 200, R"({"kind":"Namespace","metadata":{"name":"tazuna"}})");
     // The once-per-store search for shards a killed write left behind finds none.
     transport.Add("GET /api/v1/namespaces/tazuna/configmaps", 200, R"({"kind":"List","metadata":{},"items":[]})");
-    client = std::make_unique<kube::Client>(config, transport, procs, log, clock, env);
   }
   /// How many state writes (PUT) were sent.
   long Puts() const {
@@ -77,7 +57,7 @@ ManifestState ReadAtVersion1() {
 TEST_CASE("checkpoint: a conflicting writer is merged, not overwritten") {
   const std::string theirs = R"({"contentHash":")" + std::string(64, 'e') + R"("})";
   Cluster c;
-  FakeTransport& transport = c.transport;
+  kube::testing::FakeTransport& transport = c.transport;
   // Our first write loses to another writer (409); the re-read shows its entry; the second write wins.
   transport.Add("PUT /api/v1/namespaces/tazuna/configmaps/tazuna-state-m", 409,
                 R"({"kind":"Status","reason":"Conflict","message":"the object has been modified","code":409})");
