@@ -59,17 +59,20 @@ util::Result<int> BuildOptions::Run(Context& ctx) {
 
 Command NewBuildCommand() {
   auto o = std::make_shared<BuildOptions>();
-  Command c;
-  c.path = "build";
-  c.short_help = "Render the manifests of tazuna.yaml as YAML";
-  c.long_help =
-      "Render the selected manifests and print their objects as multi-document YAML, in apply order\n"
-      "(Namespaces, CRDs, then the rest). Secret values are masked unless --show-secrets. No cluster is needed:\n"
-      "when the kubeconfig reaches one, charts render for its version and APIs (as state diff and sync\n"
-      "render them); otherwise for Kubernetes " +
-      std::string(BuildKubeVersion()) + ", the version this plugin is built against.\n";
-  c.examples = "  # Render everything\n  kubectl tazuna build\n\n"
-               "  # Only manifests tagged infra, for the staging environment\n  kubectl tazuna build -t infra -e staging\n";
+  Command c = Describe("build", "Render the manifests of tazuna.yaml as YAML", LongDesc(R"(
+      Render the selected manifests and print their objects as multi-document YAML, in apply order
+      (Namespaces, CRDs, then the rest). Secret values are masked unless --show-secrets. No cluster is needed:
+      when the kubeconfig reaches one, charts render for its version and APIs (as state diff and sync
+      render them); otherwise for Kubernetes )" + std::string(BuildKubeVersion()) +
+                         R"(, the version this plugin is built against.
+  )"));
+  c.examples = Examples(R"(
+      # Render everything
+      kubectl tazuna build
+
+      # Only manifests tagged infra, for the staging environment
+      kubectl tazuna build -t infra -e staging
+  )");
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
     f.Bool(&o->show_secrets, "show-secrets", 0, "Print Secret values instead of ***.");

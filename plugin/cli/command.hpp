@@ -3,6 +3,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/context.hpp"
@@ -39,6 +40,16 @@ struct Command {
   /// before any context runs, instead of failing the same way in every context.
   std::function<util::Status(Context&, const FlagSet&, const std::vector<std::string>&)> check;
 };
+
+/// A command with its name ("state diff"), one-line help and paragraph(s); the rest is set field by field.
+Command Describe(std::string path, std::string short_help, std::string long_help);
+
+/// kubectl's templates.LongDesc: the text of a raw string literal written indented in the code, without its
+/// first and last (blank) lines and their common indentation, ending in one newline.
+std::string LongDesc(std::string_view text);
+
+/// kubectl's templates.Examples: LongDesc with each line that is not empty indented by two spaces.
+std::string Examples(std::string_view text);
 
 /// kubectl's `CheckErr(o.Complete(...)); CheckErr(o.Validate()); CheckErr(o.Run())`: `Options` has
 /// `util::Status Complete(Context&, const FlagSet&)`, `util::Status Validate() const` (no I/O) and
@@ -89,6 +100,21 @@ std::function<util::Status(Context&, const FlagSet&, const std::vector<std::stri
     if (!st) return st;
     return o->Validate();
   };
+}
+
+/// `c` made a command that can run over a fleet (--contexts): `check` and `run` (or `run_with_args`, for
+/// options whose Complete takes the positional arguments) follow CompleteValidateRun on `o`; `request` says
+/// what the parsed flags ask of the fleet runner.
+template <class Options>
+Command RunsOverFleet(Command c, std::shared_ptr<Options> o, std::function<FleetRequest()> request) {
+  c.fleet_request = std::move(request);
+  c.check = CheckOptions(o);
+  if constexpr (requires(Context& ctx, const FlagSet& f, const std::vector<std::string>& a) { o->Complete(ctx, f, a); }) {
+    c.run_with_args = RunOptionsWithArgs(o);
+  } else {
+    c.run = RunOptions(o);
+  }
+  return c;
 }
 
 /// All commands, in help order.

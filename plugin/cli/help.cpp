@@ -1,5 +1,7 @@
 #include "cli/help.hpp"
 
+#include <algorithm>
+
 #include "util/strings.hpp"
 
 namespace tazuna::cli {
@@ -43,6 +45,48 @@ std::string CommandHelp(const Command& cmd, const FlagSet& flags) {
   out += "\nOptions:\n" + flags.Usage();
   out += "Usage:\n  kubectl tazuna " + cmd.path + (cmd.args_usage.empty() ? "" : " " + cmd.args_usage) +
          " [flags] [options]\n";
+  return out;
+}
+
+Command Describe(std::string path, std::string short_help, std::string long_help) {
+  Command c;
+  c.path = std::move(path);
+  c.short_help = std::move(short_help);
+  c.long_help = std::move(long_help);
+  return c;
+}
+
+std::string LongDesc(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at <= text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    lines.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  const auto blank = [](std::string_view l) { return l.find_first_not_of(' ') == std::string_view::npos; };
+  size_t first = 0, last = lines.size();
+  if (first < last && blank(lines[first])) ++first;
+  if (first < last && blank(lines[last - 1])) --last;
+  size_t indent = std::string_view::npos;
+  for (size_t i = first; i < last; ++i) {
+    if (!blank(lines[i])) indent = std::min(indent, lines[i].find_first_not_of(' '));
+  }
+  std::string out;
+  for (size_t i = first; i < last; ++i) {
+    if (!blank(lines[i])) out += lines[i].substr(indent);
+    out += '\n';
+  }
+  return out;
+}
+
+std::string Examples(std::string_view text) {
+  std::string out;
+  for (std::string_view rest = LongDesc(text); !rest.empty();) {
+    const size_t end = rest.find('\n');
+    if (end > 0) out += "  ";
+    out += rest.substr(0, end + 1);
+    rest.remove_prefix(end + 1);
+  }
   return out;
 }
 

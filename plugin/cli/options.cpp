@@ -47,6 +47,17 @@ void AddOutputFlag(FlagSet& flags, std::string& output, const std::string& allow
   flags.String(&output, "output", 'o', "Output format. One of: " + allowed + ".");
 }
 
+void AddTableOutputFlags(FlagSet& flags, std::string& output, bool& no_headers, const std::string& allowed) {
+  AddOutputFlag(flags, output, allowed);
+  flags.Bool(&no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
+}
+
+void AddClusterFlags(FlagSet& flags, ConnectionOptions& connection, FleetOptions& fleet, bool* no_render_cache) {
+  if (no_render_cache != nullptr) AddRenderCacheFlag(flags, *no_render_cache);
+  AddConnectionFlags(flags, connection);
+  AddFleetFlags(flags, fleet);
+}
+
 util::Result<std::unique_ptr<Session>> OpenSession(Context& ctx, const ConnectionOptions& options) {
   auto config = kube::LoadRestConfig(options.kube, ctx.env, ctx.files);
   if (!config) return config.error();

@@ -6,6 +6,7 @@
 
 #include "cli/context.hpp"
 #include "cli/flags.hpp"
+#include "cli/fleet_options.hpp"
 #include "kube/client.hpp"
 #include "kube/config_flags.hpp"
 
@@ -36,6 +37,11 @@ void AddFileFlags(FlagSet& flags, FileOptions& options, FileFlags which);
 void AddRenderCacheFlag(FlagSet& flags, bool& no_render_cache);
 /// `-o/--output` with the given default.
 void AddOutputFlag(FlagSet& flags, std::string& output, const std::string& allowed);
+/// `-o/--output` and `--no-headers`, for the commands that print tables.
+void AddTableOutputFlags(FlagSet& flags, std::string& output, bool& no_headers, const std::string& allowed);
+/// The flags that say which clusters a command reaches: `--no-render-cache` (when the command renders: given
+/// `no_render_cache`), the connection flags and the fleet flags.
+void AddClusterFlags(FlagSet& flags, ConnectionOptions& connection, FleetOptions& fleet, bool* no_render_cache);
 
 /// A resolved connection to the cluster, owned by one command run.
 struct Session {

@@ -166,6 +166,22 @@ util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& s, util
   return RenderManifests(ctx, s.file, s.manifests, log, client, options);
 }
 
+util::Result<SelectedCluster> OpenSelected(Context& ctx, const FileOptions& file, const ConnectionOptions& connection) {
+  auto selection = LoadSelection(ctx, file);
+  if (!selection) return selection.error();
+  auto session = OpenSession(ctx, connection);
+  if (!session) return session.error();
+  return SelectedCluster{std::move(*selection), std::move(*session)};
+}
+
+util::Result<RenderedRun> RenderForCluster(Context& ctx, SelectedCluster& at, const ConnectionOptions& connection,
+                                           const RenderOptions& options) {
+  auto run = RenderSelection(ctx, at.selection, at.log(), &at.client(), options);
+  if (!run) return run.error();
+  if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
+  return run;
+}
+
 util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Context& ctx, const Selection& s,
                                                                              util::Logger& log, kube::Client& client,
                                                                              const RenderOptions& options) {

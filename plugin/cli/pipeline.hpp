@@ -26,6 +26,18 @@ struct Selection {
 /// Loads -f (with -e) and applies -m/-t.
 util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& options);
 
+/// What a command working on the selected manifests of one cluster starts from: tazuna.yaml loaded with
+/// the flags' selection, and a session with that cluster.
+struct SelectedCluster {
+  Selection selection;
+  std::unique_ptr<Session> session;
+  kube::Client& client() const { return *session->client; }
+  util::Logger& log() const { return session->log; }
+};
+
+/// LoadSelection, then OpenSession.
+util::Result<SelectedCluster> OpenSelected(Context& ctx, const FileOptions& file, const ConnectionOptions& connection);
+
 /// Manifests as rendered, with the resolver that gave their objects identities (reused for stored keys).
 struct RenderedRun {
   std::unique_ptr<manifest::ScopeLookup> discovery;   ///< null without a cluster
@@ -48,6 +60,11 @@ util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFi
 /// RenderManifests of the selected manifests.
 util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& selection, util::Logger& log,
                                           kube::Client* client, const RenderOptions& options = {});
+
+/// RenderSelection for `at`'s cluster; refuses a -n/--namespace that a rendered object's namespace contradicts
+/// (state::CheckNamespaceFlag).
+util::Result<RenderedRun> RenderForCluster(Context& ctx, SelectedCluster& at, const ConnectionOptions& connection,
+                                           const RenderOptions& options);
 
 /// Where the objects of the manifests the selection leaves out are (identity -> manifest), so that
 /// a prune never deletes what another manifest of tazuna.yaml still renders. Error: the first render

@@ -151,40 +151,39 @@ util::Status StateDiffOptions::Validate() const {
 }
 
 util::Result<int> StateDiffOptions::Run(Context& ctx) {
-  auto selection = LoadSelection(ctx, file);
-  if (!selection) return selection.error();
-  auto session = OpenSession(ctx, connection);
-  if (!session) return session.error();
-  kube::Client& client = *(*session)->client;
+  auto at = OpenSelected(ctx, file, connection);
+  if (!at) return at.error();
+  const Selection& selection = at->selection;
+  kube::Client& client = at->client();
+  util::Logger& log = at->log();
   state::StateStore store(client);
   // One GET per state ConfigMap, first: a manifest whose state records the render of the same inputs is not
   // rendered (a plan is always made from fresh renders).
   std::vector<std::string> names;
-  for (const auto* m : selection->manifests) names.push_back(m->name);
+  for (const auto* m : selection.manifests) names.push_back(m->name);
   auto states = state::ReadStates(store, names);
   if (!states) return states.error();
   const RenderOptions render{!no_render_cache, out_file.empty() ? &*states : nullptr};
-  auto run = RenderSelection(ctx, *selection, (*session)->log, &client, render);
+  auto run = RenderForCluster(ctx, *at, connection, render);
   if (!run) return run.error();
-  if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   if (state::AnySecret(run->manifests)) {
     auto key = state::LoadSecretHashKey(client, state::CreateKey::kNo);
     if (!key) return key.error();
     if (key->status == state::SecretHashKey::Status::kUnreadable) {
-      (*session)->log.Warning(key->problem + ": Secret rows are shown as always-sync");
+      log.Warning(key->problem + ": Secret rows are shown as always-sync");
     }
     state::KeySecretHashes(run->manifests, *key);
   }
   // Per object only for the rare pair of keys in two groups.
   auto inputs = state::PlanSyncFrom(client, std::move(run->manifests), std::move(*states), *run->identities);
   if (!inputs) return inputs.error();
-  const state::Origin origin = FindOrigin(ctx, selection->file.path, &(*session)->log);
+  const state::Origin origin = FindOrigin(ctx, selection.file.path, &log);
   for (const auto& in : *inputs) {  // rows against another repository's state would mean nothing
     if (auto st = state::CheckOrigin(in.stored, origin); !st) return st.error();
   }
-  state::LiveRead live = ReadOwnersFor(*this, client, *inputs, (*session)->log);
+  state::LiveRead live = ReadOwnersFor(*this, client, *inputs, log);
   if (!out_file.empty()) {
-    if (auto st = WritePlan(ctx, *this, {client, *inputs, live, origin, (*session)->log}); !st) return st.error();
+    if (auto st = WritePlan(ctx, *this, {client, *inputs, live, origin, log}); !st) return st.error();
   }
   StateDiffResult result;
   result.owners = std::move(live.owners);
@@ -195,7 +194,7 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   if (show_changes && !all.empty()) {
     std::vector<state::DesiredManifest> desired;
     for (auto& in : *inputs) desired.push_back(std::move(in.desired));
-    const state::TakeoverContext shown{client, (*session)->log, takeover};
+    const state::TakeoverContext shown{client, log, takeover};
     if (auto st = ShowChanges(ctx, shown, all, desired, origin.Mark()); !st) return st.error();
   }
   const bool only_always_sync = std::all_of(all.begin(), all.end(), [](const state::DiffEntry& e) {
@@ -206,27 +205,31 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
 
 Command NewStateDiffCommand() {
   auto o = std::make_shared<StateDiffOptions>();
-  Command c;
-  c.path = "state diff";
-  c.short_help = "Show what changed between the recorded state and tazuna.yaml";
-  c.long_help =
-      "Render tazuna.yaml and compare each object's content hash with the state recorded in the cluster.\n"
-      "Changes are added, modified, removed and always-sync (genesissecret manifests).\n\n"
-      "Exit status: 0 No differences were found. 1 Differences were found. >1 An error occurred.\n"
-      "With --ignore-always-sync, always-sync rows alone exit 0 (a CI check for \"clean\").\n";
-  c.examples = "  # What would the next sync change?\n  kubectl tazuna state diff\n\n"
-               "  # Only the cni manifest, for the production environment, as JSON\n"
-               "  kubectl tazuna state diff -m cni -e production -o json\n\n"
-               "  # Save a plan for review; state sync --plan applies it only if nothing moved\n"
-               "  kubectl tazuna state diff --out plan.json --prune\n"
-               "  kubectl tazuna state sync --plan plan.json --prune\n\n"
-               "  # What differs across the fleet? One table, a CONTEXT column first\n"
-               "  kubectl tazuna state diff --contexts 'prod-*,staging'\n";
+  Command c = Describe("state diff", "Show what changed between the recorded state and tazuna.yaml", LongDesc(R"(
+      Render tazuna.yaml and compare each object's content hash with the state recorded in the cluster.
+      Changes are added, modified, removed and always-sync (genesissecret manifests).
+
+      Exit status: 0 No differences were found. 1 Differences were found. >1 An error occurred.
+      With --ignore-always-sync, always-sync rows alone exit 0 (a CI check for "clean").
+  )"));
+  c.examples = Examples(R"(
+      # What would the next sync change?
+      kubectl tazuna state diff
+
+      # Only the cni manifest, for the production environment, as JSON
+      kubectl tazuna state diff -m cni -e production -o json
+
+      # Save a plan for review; state sync --plan applies it only if nothing moved
+      kubectl tazuna state diff --out plan.json --prune
+      kubectl tazuna state sync --plan plan.json --prune
+
+      # What differs across the fleet? One table, a CONTEXT column first
+      kubectl tazuna state diff --contexts 'prod-*,staging'
+  )");
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
-    AddOutputFlag(f, o->output, "table, wide, json, yaml, name");
-    f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
+    AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name");
     f.Bool(&o->ignore_always_sync, "ignore-always-sync", 0,
            "Exit 0 when the only rows are always-sync (genesissecret objects every sync re-applies); they are "
            "still printed.");
@@ -242,19 +245,14 @@ Command NewStateDiffCommand() {
     f.Bool(&o->allow_empty, "allow-empty", 0, "With --out: the plan is for state sync --allow-empty.");
     f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");
     AddTakeoverFlag(f, o->takeover_managers);
-    AddRenderCacheFlag(f, o->no_render_cache);
-    AddConnectionFlags(f, o->connection);
-    AddFleetFlags(f, o->fleet);
+    AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);
   };
-  c.fleet_request = [o] {
+  return RunsOverFleet(std::move(c), o, [o] {
     FleetRequest r = FleetRequestOf(*o, FleetMode::kParallel, {.noun = "change", .lines_are_rows = false});
     if (!o->out_file.empty()) r.plan_flag = "--out", r.plan_path = o->out_file;
     r.empty_message = "No changes detected.";
     return r;
-  };
-  c.check = CheckOptions(o);
-  c.run = RunOptions(o);
-  return c;
+  });
 }
 
 }  // namespace tazuna::cli

@@ -69,21 +69,18 @@ util::Status StateDriftOptions::Complete(Context& ctx, const FlagSet&) {
 util::Status StateDriftOptions::Validate() const { return util::Ok(); }
 
 util::Result<int> StateDriftOptions::Run(Context& ctx) {
-  auto selection = LoadSelection(ctx, file);
-  if (!selection) return selection.error();
-  auto session = OpenSession(ctx, connection);
-  if (!session) return session.error();
-  kube::Client& client = *(*session)->client;
-  auto run = RenderSelection(ctx, *selection, (*session)->log, &client, {!no_render_cache});
+  auto at = OpenSelected(ctx, file, connection);
+  if (!at) return at.error();
+  kube::Client& client = at->client();
+  auto run = RenderForCluster(ctx, *at, connection, {!no_render_cache});
   if (!run) return run.error();
-  if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   state::StateStore store(client);
   DriftRows all;
   for (const auto& d : run->manifests) {
     if (d.always_sync) continue;  // genesissecret: stringData is write-only, re-applied every sync anyway
     auto stored = store.Read(d.name);
     if (!stored) return stored.error();
-    const state::DriftOptions options{concurrency, &takeover, &(*session)->log};
+    const state::DriftOptions options{concurrency, &takeover, &at->log()};
     auto entries = state::Drift(client, d, *stored, *run->identities, options);
     if (!entries) return entries.error();
     all.insert(all.end(), entries->begin(), entries->end());
@@ -97,38 +94,36 @@ util::Result<int> StateDriftOptions::Run(Context& ctx) {
 
 Command NewStateDriftCommand() {
   auto o = std::make_shared<StateDriftOptions>();
-  Command c;
-  c.path = "state drift";
-  c.short_help = "Show recorded objects that were changed or deleted in the cluster";
-  c.long_help =
-      "Check every object tazuna recorded against the cluster. live-missing: the object is gone.\n"
-      "live-drifted: applying the rendered object again (server-side dry run) would change it, i.e. a field\n"
-      "tazuna sets was changed by someone else, or a sync would remove a field the manifest no longer sets.\n"
-      "live-leftover: the object holds fields an earlier tool set (see --takeover-managers) that the\n"
-      "manifest does not set and no controller owns; no sync removes them (-o wide names them).\n"
-      "Server defaults and fields owned by others are not drift.\n\n"
-      "Exit status: 0 No drift was found. 1 Drift was found. >1 An error occurred.\n";
-  c.examples = "  # Was anything changed behind tazuna's back?\n  kubectl tazuna state drift\n\n"
-               "  # As JSON, for one manifest\n  kubectl tazuna state drift -m cni -o json\n";
+  Command c = Describe("state drift", "Show recorded objects that were changed or deleted in the cluster", LongDesc(R"(
+      Check every object tazuna recorded against the cluster. live-missing: the object is gone.
+      live-drifted: applying the rendered object again (server-side dry run) would change it, i.e. a field
+      tazuna sets was changed by someone else, or a sync would remove a field the manifest no longer sets.
+      live-leftover: the object holds fields an earlier tool set (see --takeover-managers) that the
+      manifest does not set and no controller owns; no sync removes them (-o wide names them).
+      Server defaults and fields owned by others are not drift.
+
+      Exit status: 0 No drift was found. 1 Drift was found. >1 An error occurred.
+  )"));
+  c.examples = Examples(R"(
+      # Was anything changed behind tazuna's back?
+      kubectl tazuna state drift
+
+      # As JSON, for one manifest
+      kubectl tazuna state drift -m cni -o json
+  )");
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
-    AddOutputFlag(f, o->output, "table, wide, json, yaml, name");
-    f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
+    AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name");
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
     AddTakeoverFlag(f, o->takeover_managers);
-    AddRenderCacheFlag(f, o->no_render_cache);
-    AddConnectionFlags(f, o->connection);
-    AddFleetFlags(f, o->fleet);
+    AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);
   };
-  c.fleet_request = [o] {
+  return RunsOverFleet(std::move(c), o, [o] {
     FleetRequest r = FleetRequestOf(*o, FleetMode::kParallel, {.noun = "drifted object", .lines_are_rows = false});
     r.empty_message = "No drift detected.";
     return r;
-  };
-  c.check = CheckOptions(o);
-  c.run = RunOptions(o);
-  return c;
+  });
 }
 
 }  // namespace tazuna::cli

@@ -13,14 +13,14 @@ namespace tazuna::cli {
 
 /// `kubectl tazuna state drift`: flag values, then what Complete resolved.
 struct StateDriftOptions {
-  ConnectionOptions connection;
-  bool no_render_cache = false;  ///< --no-render-cache
-  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   FileOptions file;
-  std::string output = "table";
-  bool no_headers = false;
   int concurrency = 16;
   std::string takeover_managers;  ///< --takeover-managers: whose leftover fields are drift
+  std::string output = "table";
+  bool no_headers = false;
+  bool no_render_cache = false;  ///< --no-render-cache
+  ConnectionOptions connection;
+  FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   // Completed:
   std::unique_ptr<print::Printer<std::vector<state::DriftEntry>>> printer;
   state::TakeoverManagers takeover;

@@ -152,18 +152,24 @@ util::Result<int> StateForgetOptions::Run(Context& ctx) {
 
 Command NewStateForgetCommand() {
   auto o = std::make_shared<StateForgetOptions>();
-  Command c;
-  c.path = "state forget";
+  Command c = Describe("state forget", "Remove entries from the recorded state without touching the cluster",
+                       LongDesc(R"(
+      Remove state entries (KEY as printed by 'state list -o json' or a kept sync row), or with --orphaned the
+      whole state of manifests that are no longer in tazuna.yaml. Live objects are never touched: this is
+      the way out for an object that sync keeps (for example one tazuna does not manage) and that should
+      no longer be tracked.
+  )"));
   c.args_usage = "KEY... | --orphaned";
-  c.short_help = "Remove entries from the recorded state without touching the cluster";
-  c.long_help =
-      "Remove state entries (KEY as printed by 'state list -o json' or a kept sync row), or with --orphaned the\n"
-      "whole state of manifests that are no longer in tazuna.yaml. Live objects are never touched: this is\n"
-      "the way out for an object that sync keeps (for example one tazuna does not manage) and that should\n"
-      "no longer be tracked.\n";
-  c.examples = "  # Stop tracking one object\n  kubectl tazuna state forget 'web//v1/ConfigMap/default/legacy'\n\n"
-               "  # The same, naming the manifest\n  kubectl tazuna state forget -m web /v1/ConfigMap/default/legacy\n\n"
-               "  # Drop the state of manifests removed from tazuna.yaml\n  kubectl tazuna state forget --orphaned\n";
+  c.examples = Examples(R"(
+      # Stop tracking one object
+      kubectl tazuna state forget 'web//v1/ConfigMap/default/legacy'
+
+      # The same, naming the manifest
+      kubectl tazuna state forget -m web /v1/ConfigMap/default/legacy
+
+      # Drop the state of manifests removed from tazuna.yaml
+      kubectl tazuna state forget --orphaned
+  )");
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     f.Bool(&o->orphaned, "orphaned", 0, "Forget the state of every manifest that tazuna.yaml no longer names.");

@@ -178,33 +178,35 @@ util::Result<int> StateHistoryOptions::Run(Context& ctx) {
 
 Command NewStateHistoryCommand() {
   auto o = std::make_shared<StateHistoryOptions>();
-  Command c;
-  c.path = "state history";
-  c.short_help = "List the syncs that wrote to the cluster, or the objects one of them changed";
-  c.long_help =
-      "Every sync that writes records a revision in namespace tazuna (a ConfigMap tazuna-revision-<ULID>):\n"
-      "when it started and how long it took, the user the apiserver saw, the git commit (-dirty when the\n"
-      "work tree had changes), the selection, the counts per verb, and the changed objects with their old\n"
-      "and new hashes (never values). A sync that is killed reads as interrupted once its lock has expired.\n"
-      "The newest --history-limit revisions (default 20) are kept.\n\n"
-      "With REVISION (a ULID, or a unique prefix of one) the objects that revision changed are listed.\n";
-  c.examples = "  # Who synced what, and when\n  kubectl tazuna state history\n\n"
-               "  # The objects one revision changed, with hashes\n  kubectl tazuna state history 01JD3 -o wide\n\n"
-               "  # Only syncs of the cni manifest, as JSON\n  kubectl tazuna state history -m cni -o json\n";
+  Command c = Describe("state history", "List the syncs that wrote to the cluster, or the objects one of them changed",
+                       LongDesc(R"(
+      Every sync that writes records a revision in namespace tazuna (a ConfigMap tazuna-revision-<ULID>):
+      when it started and how long it took, the user the apiserver saw, the git commit (-dirty when the
+      work tree had changes), the selection, the counts per verb, and the changed objects with their old
+      and new hashes (never values). A sync that is killed reads as interrupted once its lock has expired.
+      The newest --history-limit revisions (default 20) are kept.
+
+      With REVISION (a ULID, or a unique prefix of one) the objects that revision changed are listed.
+  )"));
+  c.examples = Examples(R"(
+      # Who synced what, and when
+      kubectl tazuna state history
+
+      # The objects one revision changed, with hashes
+      kubectl tazuna state history 01JD3 -o wide
+
+      # Only syncs of the cni manifest, as JSON
+      kubectl tazuna state history -m cni -o json
+  )");
   c.args_usage = "[REVISION]";
   c.add_flags = [o](FlagSet& f) {
     f.StringArray(&o->manifests, "manifest", 'm', "Only revisions that synced these manifests (repeatable).");
-    f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
-    AddOutputFlag(f, o->output, "table, wide, json, yaml, name (with REVISION)");
-    AddConnectionFlags(f, o->connection);
-    AddFleetFlags(f, o->fleet);
+    AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name (with REVISION)");
+    AddClusterFlags(f, o->connection, o->fleet, nullptr);
   };
-  c.fleet_request = [o] {
+  return RunsOverFleet(std::move(c), o, [o] {
     return FleetRequestOf(*o, FleetMode::kParallel, {.noun = "row", .lines_are_rows = false});
-  };
-  c.check = CheckOptions(o);
-  c.run_with_args = RunOptionsWithArgs(o);
-  return c;
+  });
 }
 
 }  // namespace tazuna::cli

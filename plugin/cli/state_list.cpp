@@ -130,33 +130,32 @@ util::Result<int> StateListOptions::Run(Context& ctx) {
 
 Command NewStateListCommand() {
   auto o = std::make_shared<StateListOptions>();
-  Command c;
-  c.path = "state list";
-  c.short_help = "List the objects tazuna recorded in the cluster";
-  c.long_help =
-      "List the state tazuna keeps in namespace tazuna: one row per object it installed, with its content hash.\n\n"
-      "Without a tazuna.yaml (or with --all) every tazuna-state-* ConfigMap is listed, so state of manifests\n"
-      "that are no longer in the file stays visible (marked ORPHANED in wide output). A tazuna.yaml that\n"
-      "does not load (an error, or names that need -e) is then skipped with a warning.\n";
-  c.examples = "  # List the state of every manifest in ./tazuna.yaml\n  kubectl tazuna state list\n\n"
-               "  # Everything in the cluster, with hashes, sync times and commits\n"
-               "  kubectl tazuna state list --all -o wide\n\n"
-               "  # The state in every context of the kubeconfig, as one List\n"
-               "  kubectl tazuna state list --all-contexts -o json\n";
+  Command c = Describe("state list", "List the objects tazuna recorded in the cluster", LongDesc(R"(
+      List the state tazuna keeps in namespace tazuna: one row per object it installed, with its content hash.
+
+      Without a tazuna.yaml (or with --all) every tazuna-state-* ConfigMap is listed, so state of manifests
+      that are no longer in the file stays visible (marked ORPHANED in wide output). A tazuna.yaml that
+      does not load (an error, or names that need -e) is then skipped with a warning.
+  )"));
+  c.examples = Examples(R"(
+      # List the state of every manifest in ./tazuna.yaml
+      kubectl tazuna state list
+
+      # Everything in the cluster, with hashes, sync times and commits
+      kubectl tazuna state list --all -o wide
+
+      # The state in every context of the kubeconfig, as one List
+      kubectl tazuna state list --all-contexts -o json
+  )");
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     f.Bool(&o->all, "all", 0, "List every tazuna-state-* ConfigMap in the cluster, not only the file's manifests.");
-    f.Bool(&o->no_headers, "no-headers", 0, "When using the default or wide output format, don't print headers.");
-    AddOutputFlag(f, o->output, "table, wide, json, yaml, name");
-    AddConnectionFlags(f, o->connection);
-    AddFleetFlags(f, o->fleet);
+    AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name");
+    AddClusterFlags(f, o->connection, o->fleet, nullptr);
   };
-  c.fleet_request = [o] {
+  return RunsOverFleet(std::move(c), o, [o] {
     return FleetRequestOf(*o, FleetMode::kParallel, {.noun = "object", .lines_are_rows = false});
-  };
-  c.check = CheckOptions(o);
-  c.run = RunOptions(o);
-  return c;
+  });
 }
 
 }  // namespace tazuna::cli

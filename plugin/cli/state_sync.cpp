@@ -209,21 +209,20 @@ util::Status StateSyncOptions::Validate() const {
 util::Result<int> StateSyncOptions::Run(Context& ctx) {
   const auto start = std::chrono::steady_clock::now();
   if (ctx.env.Get("TAZUNA_PROFILE")) util::EnableProfile();  // bench/: client time by phase, printed at exit
-  auto selection = LoadSelection(ctx, file);
-  if (!selection) return selection.error();
-  auto session = OpenSession(ctx, connection);
-  if (!session) return session.error();
-  kube::Client& client = *(*session)->client;
+  auto at = OpenSelected(ctx, file, connection);
+  if (!at) return at.error();
+  const Selection& selection = at->selection;
+  kube::Client& client = at->client();
+  util::Logger& log = at->log();
   // The context guard runs before anything is written.
-  if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
+  if (auto st = manifest::CheckContext(selection.file, client.config().context_name); !st) return st.error();
   auto run = [&] {
     util::ProfileScope profiled(util::ProfilePhase::kRender, util::ProfileClock::kProcess);
-    return RenderSelection(ctx, *selection, (*session)->log, &client, {!no_render_cache});
+    return RenderForCluster(ctx, *at, connection, {!no_render_cache});
   }();
   if (!run) return run.error();
-  if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   if (auto st = state::CheckNotReserved(run->manifests); !st) return st.error();
-  const state::Origin origin = FindOrigin(ctx, selection->file.path, &(*session)->log);
+  const state::Origin origin = FindOrigin(ctx, selection.file.path, &log);
   if (plan) {  // a plan applies only where, and as, it was made for: checked before anything is written
     const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership, takeover}, origin);
     if (auto st = state::CheckPlanTarget(*plan, target); !st) return st.error();
@@ -233,10 +232,10 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   so.allow_empty = allow_empty;
   so.take_ownership = take_ownership;
   so.takeover = takeover;
-  for (const auto& m : selection->file.manifests) so.sibling_manifests.insert(m.name);
+  for (const auto& m : selection.file.manifests) so.sibling_manifests.insert(m.name);
   so.dry_run = DryRunStrategy(dry_run);
   so.concurrency = concurrency;
-  so.git_commit = GitCommit(ctx, selection->file.dir);
+  so.git_commit = GitCommit(ctx, selection.file.dir);
   so.origin = origin;
   state::StateStore store = NewStateStore(client);
   std::unique_ptr<state::SyncLock> lock;
@@ -246,7 +245,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     state::LockOptions lo = state::DefaultLockOptions();
     lo.wait = lock_wait;
     lock_holder = lo.holder;
-    auto taken = state::SyncLock::Acquire(client, ctx.clock, (*session)->log, lo);
+    auto taken = state::SyncLock::Acquire(client, ctx.clock, log, lo);
     if (!taken) return taken.error();
     lock = std::move(*taken);
     so.fence = [l = lock.get()] { return l->Check(); };  // every write first checks the lock is still ours
@@ -267,34 +266,34 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   for (const auto& in : *inputs) {  // a state managed from another repository is not ours to change
     if (auto st = state::CheckOrigin(in.stored, so.origin); !st) return st.error();
     if (state::ClaimedByThisRun(in.stored) && so.dry_run == kube::DryRun::kNone) {
-      (*session)->log.Warning(util::StrCat("manifest ", util::Quote(in.desired.name), ": its state has no origin (the Go "
+      log.Warning(util::StrCat("manifest ", util::Quote(in.desired.name), ": its state has no origin (the Go "
                                            "tool's): this sync claims it for ", so.origin.Describe(), " and prunes "
                                            "nothing of it; review its kept rows before the next sync --prune"));
     }
   }
-  if (so.dry_run == kube::DryRun::kNone) state::ConfirmContextNamespaces(client, *run->identities, *inputs, (*session)->log);
+  if (so.dry_run == kube::DryRun::kNone) state::ConfirmContextNamespaces(client, *run->identities, *inputs, log);
   // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply
   // (with --plan, of the objects to prune too). The plan is checked against this very read.
   state::LiveRead live;
   {
     util::ProfileScope profiled(util::ProfilePhase::kOwners, util::ProfileClock::kProcess);
     const auto rows = plan ? state::OwnerRows::kChanges : state::OwnerRows::kApplies;
-    live.owners = state::ReadLiveOwners(client, *inputs, {rows, &so.takeover, &live.unknown}, (*session)->log);
+    live.owners = state::ReadLiveOwners(client, *inputs, {rows, &so.takeover, &live.unknown}, log);
   }
-  if (auto st = CheckPlanUnderLock(plan, client, (*session)->log, {*inputs, live}); !st) return st.error();
+  if (auto st = CheckPlanUnderLock(plan, client, log, {*inputs, live}); !st) return st.error();
   if (plan) so.others.planned_uids = state::PlannedPruneUids(*inputs, live.owners);
   so.live_owners = std::move(live.owners);
   so.unknown_owners = std::move(live.unknown);
   std::unique_ptr<SyncHistory> history;  // created before the first write, so a killed sync leaves its record
   if (so.dry_run == kube::DryRun::kNone) {
-    const RevisionStart rs = MakeRevisionStart(*this, *selection, so, lock_holder);
-    auto started = SyncHistory::Start(ctx, client, (*session)->log, rs);
+    const RevisionStart rs = MakeRevisionStart(*this, selection, so, lock_holder);
+    auto started = SyncHistory::Start(ctx, client, log, rs);
     if (!started) return started.error();
     history = std::move(*started);
   }
   if (so.prune && HasRemoved(*inputs)) {
     // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
-    auto elsewhere = RenderedElsewhere(ctx, *selection, (*session)->log, client, {!no_render_cache});
+    auto elsewhere = RenderedElsewhere(ctx, selection, log, client, {!no_render_cache});
     if (elsewhere) {
       so.others.rendered_elsewhere = std::move(*elsewhere);
     } else {
@@ -303,12 +302,12 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   }
   Progress progress(ctx.err, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR"));
   WaitPrinter waits(ctx.err, WaitStyleFor(output, ctx.err_is_terminal && !ctx.env.Get("NO_COLOR")));
-  so.wait = MakeWaitPolicy(selection->manifests, *this);
+  so.wait = MakeWaitPolicy(selection.manifests, *this);
   so.wait.observe = [&](const state::WaitUpdate& u) { waits.Update(u); };
-  state::SyncEngine engine(client, store, ctx.clock, (*session)->log);
+  state::SyncEngine engine(client, store, ctx.clock, log);
   auto report = [&] {
     util::ProfileScope profiled(util::ProfilePhase::kSync, util::ProfileClock::kProcess);
-    return engine.Run(*inputs, manifest::SyncLayers(selection->manifests), so,
+    return engine.Run(*inputs, manifest::SyncLayers(selection.manifests), so,
                       [&](size_t done, size_t total) { progress.Update(done, total); });
   }();
   progress.Done();
@@ -328,34 +327,44 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
 
 Command NewStateSyncCommand() {
   auto o = std::make_shared<StateSyncOptions>();
-  Command c;
-  c.path = "state sync";
-  c.short_help = "Apply what changed since the last sync and record it";
-  c.long_help =
-      "Render tazuna.yaml, compare it with the recorded state, and apply added, modified and always-sync\n"
-      "objects with server-side apply (field manager tazuna): Namespaces first, then CRDs (waiting until\n"
-      "Established), then the rest. State is checkpointed while objects are applied, so a run that is killed\n"
-      "loses nothing and a rerun converges. Removed objects are deleted only with --prune (or\n"
-      "TAZUNA_STATE_SYNC_DELETE=true), only when every apply succeeded, and only objects tazuna's field\n"
-      "manager owns and no manifest of tazuna.yaml still renders; every kept object says why.\n"
-      "Fields that earlier tools set (kubectl apply/create/edit/replace, helm; see --takeover-managers) and\n"
-      "the manifest sets too are taken over, so a field later dropped from the manifest is removed.\n"
-      "Before a dependsOn layer starts, the objects the layers it depends on applied are waited for until\n"
-      "ready (Deployments available, Jobs complete, CRDs established, Ready conditions True, ...); --wait\n"
-      "waits after every manifest, helmfile `wait: true` after its manifest, --wait=false never. An object\n"
-      "that fails or is not ready in time fails the sync and the layers after it are skipped. An object a\n"
-      "wait finds gone is created again, except a Job whose content already ran (TTL, deleted after it ran).\n"
-      "One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision\n"
-      "(see state history); --plan applies a reviewed plan only if nothing moved since it was made, on the\n"
-      "server, context namespace and flags it was made for.\n";
-  c.examples = "  # Sync everything in ./tazuna.yaml\n  kubectl tazuna state sync\n\n"
-               "  # Also delete objects that were removed from the manifests\n  kubectl tazuna state sync --prune\n\n"
-               "  # See what the server would do, changing nothing\n  kubectl tazuna state sync --dry-run=server\n\n"
-               "  # Wait until everything applied is ready, at most 10 minutes\n  kubectl tazuna state sync --wait --timeout 10m\n\n"
-               "  # Apply exactly a reviewed plan\n  kubectl tazuna state diff --out plan.json\n"
-               "  kubectl tazuna state sync --plan plan.json\n\n"
-               "  # Roll out to every prod-* context, one at a time, stopping at the first failure\n"
-               "  kubectl tazuna state sync --contexts 'prod-*'\n";
+  Command c = Describe("state sync", "Apply what changed since the last sync and record it", LongDesc(R"(
+      Render tazuna.yaml, compare it with the recorded state, and apply added, modified and always-sync
+      objects with server-side apply (field manager tazuna): Namespaces first, then CRDs (waiting until
+      Established), then the rest. State is checkpointed while objects are applied, so a run that is killed
+      loses nothing and a rerun converges. Removed objects are deleted only with --prune (or
+      TAZUNA_STATE_SYNC_DELETE=true), only when every apply succeeded, and only objects tazuna's field
+      manager owns and no manifest of tazuna.yaml still renders; every kept object says why.
+      Fields that earlier tools set (kubectl apply/create/edit/replace, helm; see --takeover-managers) and
+      the manifest sets too are taken over, so a field later dropped from the manifest is removed.
+      Before a dependsOn layer starts, the objects the layers it depends on applied are waited for until
+      ready (Deployments available, Jobs complete, CRDs established, Ready conditions True, ...); --wait
+      waits after every manifest, helmfile `wait: true` after its manifest, --wait=false never. An object
+      that fails or is not ready in time fails the sync and the layers after it are skipped. An object a
+      wait finds gone is created again, except a Job whose content already ran (TTL, deleted after it ran).
+      One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision
+      (see state history); --plan applies a reviewed plan only if nothing moved since it was made, on the
+      server, context namespace and flags it was made for.
+  )"));
+  c.examples = Examples(R"(
+      # Sync everything in ./tazuna.yaml
+      kubectl tazuna state sync
+
+      # Also delete objects that were removed from the manifests
+      kubectl tazuna state sync --prune
+
+      # See what the server would do, changing nothing
+      kubectl tazuna state sync --dry-run=server
+
+      # Wait until everything applied is ready, at most 10 minutes
+      kubectl tazuna state sync --wait --timeout 10m
+
+      # Apply exactly a reviewed plan
+      kubectl tazuna state diff --out plan.json
+      kubectl tazuna state sync --plan plan.json
+
+      # Roll out to every prod-* context, one at a time, stopping at the first failure
+      kubectl tazuna state sync --contexts 'prod-*'
+  )");
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
     f.Bool(&o->prune, "prune", 0,
@@ -383,18 +392,13 @@ Command NewStateSyncCommand() {
              "it counts as ready with a warning (e.g. 30s; 0: at once). A manifest's statusGraceSeconds overrides it.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddOutputFlag(f, o->output, "table, json, yaml, name");
-    AddRenderCacheFlag(f, o->no_render_cache);
-    AddConnectionFlags(f, o->connection);
-    AddFleetFlags(f, o->fleet);
+    AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);
   };
-  c.fleet_request = [o] {
+  return RunsOverFleet(std::move(c), o, [o] {
     FleetRequest r = FleetRequestOf(*o, FleetMode::kRollout, {.noun = "object", .lines_are_rows = true});
     if (!o->plan_file.empty()) r.plan_flag = "--plan", r.plan_path = o->plan_file;
     return r;
-  };
-  c.check = CheckOptions(o);
-  c.run = RunOptions(o);
-  return c;
+  });
 }
 
 }  // namespace tazuna::cli

@@ -38,18 +38,18 @@ util::Status StateTakeoverOptions::Validate() const {
 }
 
 util::Result<int> StateTakeoverOptions::Run(Context& ctx) {
-  auto selection = LoadSelection(ctx, file);  // only manifests this tazuna.yaml has can be managed from it
-  if (!selection) return selection.error();
-  auto session = OpenSession(ctx, connection);
-  if (!session) return session.error();
-  kube::Client& client = *(*session)->client;
+  auto at = OpenSelected(ctx, file, connection);  // only manifests this tazuna.yaml has can be managed from it
+  if (!at) return at.error();
+  const Selection& selection = at->selection;
+  kube::Client& client = at->client();
+  util::Logger& log = at->log();
   // The context guard of tazuna.yaml holds here as for a sync: never take over another cluster's state.
-  if (auto st = manifest::CheckContext(selection->file, client.config().context_name); !st) return st.error();
-  const state::Origin ours = FindOrigin(ctx, selection->file.path, &(*session)->log);
-  auto lock = state::SyncLock::Acquire(client, ctx.clock, (*session)->log, state::DefaultLockOptions());
+  if (auto st = manifest::CheckContext(selection.file, client.config().context_name); !st) return st.error();
+  const state::Origin ours = FindOrigin(ctx, selection.file.path, &log);
+  auto lock = state::SyncLock::Acquire(client, ctx.clock, log, state::DefaultLockOptions());
   if (!lock) return lock.error();  // never while a sync of either repository runs
   state::StateStore store = NewStateStore(client);
-  for (const auto* m : selection->manifests) {
+  for (const auto* m : selection.manifests) {
     if (auto st = (*lock)->Check(); !st) return st.error();
     auto line = TakeOver(store, m->name, ours);
     if (!line) return line.error();
@@ -60,18 +60,19 @@ util::Result<int> StateTakeoverOptions::Run(Context& ctx) {
 
 Command NewStateTakeoverCommand() {
   auto o = std::make_shared<StateTakeoverOptions>();
-  Command c;
-  c.path = "state takeover";
-  c.short_help = "Manage a manifest's state from this repository from now on";
-  c.long_help =
-      "A state belongs to the repository (git remote and tazuna.yaml path) that first wrote it: syncs, diffs\n"
-      "and forgets from any other repository are refused, and objects that repository applied are never\n"
-      "changed or pruned from another one. Take a state over when a manifest moves to this repository:\n"
-      "its origin becomes this repository, and the objects the former one applied become this state's.\n"
-      "Nothing in the cluster but the state's _metadata is changed, and nothing is pruned; run state diff to\n"
-      "see what the next sync will do.\n";
-  c.examples = "  # The monitoring manifest moved here from another repository\n"
-               "  kubectl tazuna state takeover -m monitoring\n  kubectl tazuna state diff -m monitoring\n";
+  Command c = Describe("state takeover", "Manage a manifest's state from this repository from now on", LongDesc(R"(
+      A state belongs to the repository (git remote and tazuna.yaml path) that first wrote it: syncs, diffs
+      and forgets from any other repository are refused, and objects that repository applied are never
+      changed or pruned from another one. Take a state over when a manifest moves to this repository:
+      its origin becomes this repository, and the objects the former one applied become this state's.
+      Nothing in the cluster but the state's _metadata is changed, and nothing is pruned; run state diff to
+      see what the next sync will do.
+  )"));
+  c.examples = Examples(R"(
+      # The monitoring manifest moved here from another repository
+      kubectl tazuna state takeover -m monitoring
+      kubectl tazuna state diff -m monitoring
+  )");
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     AddConnectionFlags(f, o->connection);

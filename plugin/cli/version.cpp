@@ -55,13 +55,16 @@ util::Result<int> VersionOptions::Run(Context& ctx) {
 
 Command NewVersionCommand() {
   auto o = std::make_shared<VersionOptions>();
-  Command c;
-  c.path = "version";
-  c.short_help = "Print the client and server version information";
-  c.long_help =
-      "Print the plugin's version and git commit, and the server's version when a cluster is reachable.\n";
-  c.examples = "  # Print the client and server versions for the current context\n  kubectl tazuna version\n\n"
-               "  # As JSON\n  kubectl tazuna version -o json\n";
+  Command c = Describe("version", "Print the client and server version information", LongDesc(R"(
+      Print the plugin's version and git commit, and the server's version when a cluster is reachable.
+  )"));
+  c.examples = Examples(R"(
+      # Print the client and server versions for the current context
+      kubectl tazuna version
+
+      # As JSON
+      kubectl tazuna version -o json
+  )");
   c.add_flags = [o](FlagSet& f) {
     AddConnectionFlags(f, o->connection);
     AddOutputFlag(f, o->output, "json, yaml");
