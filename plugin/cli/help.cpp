@@ -80,8 +80,9 @@ std::string LongDesc(std::string_view text) {
 }
 
 std::string Examples(std::string_view text) {
+  const std::string lines = LongDesc(text);
   std::string out;
-  for (std::string_view rest = LongDesc(text); !rest.empty();) {
+  for (std::string_view rest = lines; !rest.empty();) {
     const size_t end = rest.find('\n');
     if (end > 0) out += "  ";
     out += rest.substr(0, end + 1);
