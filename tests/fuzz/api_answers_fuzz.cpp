@@ -28,12 +28,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr char kAggregated[] = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
-constexpr char kCore[] =
-    R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":""},"versions":[{"version":"v1","resources":[)"
-    R"({"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"},)"
-    R"({"resource":"secrets","responseKind":{"kind":"Secret"},"scope":"Namespaced"},)"
-    R"({"resource":"namespaces","responseKind":{"kind":"Namespace"},"scope":"Cluster"}]}]}]})";
+constexpr const char* kAggregated = kube::testing::kAggregatedDiscovery;
+constexpr const char* kCore = kube::testing::kCoreDiscovery;
 constexpr char kApis[] =
     R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"coordination.k8s.io"},"versions":[)"
     R"({"version":"v1","resources":[{"resource":"leases","responseKind":{"kind":"Lease"},"scope":"Namespaced"}]}]},)"

@@ -21,22 +21,19 @@ struct Harness {
   kube::testing::FakeProcesses processes;
   Context ctx{in, out, err, util::Environment{}, clock, files, processes, nullptr};
 
-  /// Runs `o.Complete` then `o.Validate` with no flags given; "" when both pass, else the error as
-  /// ReportError prints it (message and hint).
+  /// Runs `o.Complete` (with `args`, for a command with positional arguments) then `o.Validate` with no
+  /// flags given; "" when both pass, else the error as ReportError prints it (message and hint).
   template <class Options>
-  std::string CompleteAndValidate(Options& o) {
+  std::string CompleteAndValidate(Options& o, const std::vector<std::string>& args = {}) {
     FlagSet flags;
-    if (auto st = o.Complete(ctx, flags); !st) return Text(st.error());
-    if (auto st = o.Validate(); !st) return Text(st.error());
-    return "";
-  }
-
-  /// As CompleteAndValidate, for a command with positional arguments.
-  template <class Options>
-  std::string CompleteAndValidate(Options& o, const std::vector<std::string>& args) {
-    FlagSet flags;
-    if (auto st = o.Complete(ctx, flags, args); !st) return Text(st.error());
-    if (auto st = o.Validate(); !st) return Text(st.error());
+    util::Status st = util::Ok();
+    if constexpr (requires { o.Complete(ctx, flags, args); }) {
+      st = o.Complete(ctx, flags, args);
+    } else {
+      st = o.Complete(ctx, flags);
+    }
+    if (!st) return Text(st.error());
+    if (auto valid = o.Validate(); !valid) return Text(valid.error());
     return "";
   }
 
@@ -47,5 +44,14 @@ struct Harness {
     return text.str();
   }
 };
+
+/// CompleteAndValidate of new `Options` that `set` filled in, in a harness of their own.
+template <class Options, class Set>
+std::string CompleteWith(Set set, const std::vector<std::string>& args = {}) {
+  Harness h;
+  Options o;
+  set(o);
+  return h.CompleteAndValidate(o, args);
+}
 
 }  // namespace tazuna::cli::testing

@@ -32,10 +32,8 @@ TEST_CASE("state history: Complete and Validate check REVISION and -o") {
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
-    testing::Harness h;
-    StateHistoryOptions o;
-    o.output = c.output;
-    CHECK(h.CompleteAndValidate(o, c.args) == c.want);
+    CHECK(testing::CompleteWith<StateHistoryOptions>([&c](StateHistoryOptions& o) { o.output = c.output; }, c.args) ==
+          c.want);
   }
 }
 

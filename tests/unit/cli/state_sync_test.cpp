@@ -38,13 +38,12 @@ TEST_CASE("state sync: Complete and Validate check flag values and combinations"
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
-    testing::Harness h;
-    StateSyncOptions o;
-    o.dry_run = c.dry_run;
-    o.concurrency = c.concurrency;
-    o.lock_timeout = c.lock_timeout;
-    o.output = c.output;
-    CHECK(h.CompleteAndValidate(o) == c.want);
+    CHECK(testing::CompleteWith<StateSyncOptions>([&c](StateSyncOptions& o) {
+            o.dry_run = c.dry_run;
+            o.concurrency = c.concurrency;
+            o.lock_timeout = c.lock_timeout;
+            o.output = c.output;
+          }) == c.want);
   }
 }
 

@@ -14,12 +14,8 @@ using testing::FakeClock;
 using testing::FakeProcesses;
 using testing::FakeTransport;
 
-constexpr char kAggCT[] = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
-constexpr char kCore[] =
-    R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":""},"versions":[{"version":"v1","resources":[)"
-    R"({"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"},)"
-    R"({"resource":"secrets","responseKind":{"kind":"Secret"},"scope":"Namespaced"},)"
-    R"({"resource":"namespaces","responseKind":{"kind":"Namespace"},"scope":"Cluster"}]}]}]})";
+using testing::kAggregatedDiscovery;
+constexpr const char* kCore = testing::kCoreDiscovery;
 constexpr char kApis[] =
     R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"apps"},"versions":[{"version":"v1","resources":[)"
     R"({"resource":"deployments","responseKind":{"kind":"Deployment"},"scope":"Namespaced"}]}]}]})";
@@ -30,8 +26,8 @@ struct Fixture : testing::FakeClientIo {
     config.server = "https://k.example:6443/prefix/";
     config.namespace_name = "team-a";
     config.token = "tok";
-    transport.Add("GET /prefix/api", 200, kCore, {{"Content-Type", kAggCT}});
-    transport.Add("GET /prefix/apis", 200, kApis, {{"Content-Type", kAggCT}});
+    transport.Add("GET /prefix/api", 200, kCore, {{"Content-Type", kAggregatedDiscovery}});
+    transport.Add("GET /prefix/apis", 200, kApis, {{"Content-Type", kAggregatedDiscovery}});
   }
   std::string Header(const HttpRequest& r, const std::string& name) {
     std::string out;
@@ -242,7 +238,7 @@ TEST_CASE("client: Served lists each resource once, preferred version first, wit
   f.transport.Add("GET /prefix/api", 200,
                   R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":""},"versions":[{"version":"v1","resources":[)"
                   R"({"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced","verbs":["get","list","delete"]}]}]}]})",
-                  {{"Content-Type", kAggCT}});
+                  {{"Content-Type", kAggregatedDiscovery}});
   f.transport.Add("GET /prefix/apis", 200,
                   R"({"kind":"APIGroupDiscoveryList","items":[)"
                   R"({"metadata":{"name":"autoscaling"},"versions":[)"
@@ -250,7 +246,7 @@ TEST_CASE("client: Served lists each resource once, preferred version first, wit
                   R"({"version":"v1","resources":[{"resource":"horizontalpodautoscalers","responseKind":{"kind":"HorizontalPodAutoscaler"},"scope":"Namespaced","verbs":["list","delete"]}]}]},)"
                   R"({"metadata":{"name":"metrics.k8s.io"},"versions":[{"version":"v1beta1","freshness":"Stale","resources":[)"
                   R"({"resource":"pods","responseKind":{"kind":"PodMetrics"},"scope":"Namespaced","verbs":["get","list"]}]}]}]})",
-                  {{"Content-Type", kAggCT}});
+                  {{"Content-Type", kAggregatedDiscovery}});
   Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
   auto served = c.Served();
   REQUIRE(served);

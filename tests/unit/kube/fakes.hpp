@@ -67,10 +67,11 @@ struct FakeProcesses : util::ProcessRunner {
 /// Routes on "METHOD path" (path without query) to queued responses; records every request.
 /// Content-Type of an aggregated discovery answer (apidiscovery.k8s.io/v2).
 inline constexpr char kAggregatedDiscovery[] = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
-/// `/api` as aggregated discovery: ConfigMaps (namespaced) and Namespaces (cluster-scoped).
+/// `/api` as aggregated discovery: ConfigMaps and Secrets (namespaced) and Namespaces (cluster-scoped).
 inline constexpr char kCoreDiscovery[] =
     R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":""},"versions":[{"version":"v1","resources":[)"
     R"({"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced"},)"
+    R"({"resource":"secrets","responseKind":{"kind":"Secret"},"scope":"Namespaced"},)"
     R"({"resource":"namespaces","responseKind":{"kind":"Namespace"},"scope":"Cluster"}]}]}]})";
 
 struct FakeTransport : Transport {
