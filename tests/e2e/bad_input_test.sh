@@ -58,53 +58,45 @@ expect_contains "$BASE" "ConfigMap $ns/cm " "setup: object applied"
 
 # --- tazuna.yaml: syntax and encoding (written to t.yaml, loaded with -f) ---
 tfile() { printf '%b' "$1" > t.yaml; }
+# bad_tfile CONTENT DESC WANT: with t.yaml holding CONTENT (printf %b), `state sync -f t.yaml` is bad case "tazuna.yaml: DESC".
+bad_tfile() { tfile "$1"; bad "tazuna.yaml: $2" 1 "$3" kubectl tazuna state sync -f t.yaml; }
 good_spec="  manifests:\n    - {name: $m, type: manifests, path: ./objs}\n"
 head_e=${TAZUNA_HEAD//$'\n'/\\n}\\n
-tfile "$head_e  manifests: [\n"
-bad "tazuna.yaml: malformed YAML" 1 "t.yaml:5:1: invalid YAML" kubectl tazuna state sync -f t.yaml
-tfile "$head_e  manifests:\n    - name: \"$m"
-bad "tazuna.yaml: truncated in a quoted string" 1 "t.yaml:5:" kubectl tazuna state sync -f t.yaml
-tfile "$head_e\tmanifests: []\n"
-bad "tazuna.yaml: tab indentation" 1 "t.yaml:4:" kubectl tazuna state sync -f t.yaml
+bad_tfile "$head_e  manifests: [\n" "malformed YAML" "t.yaml:5:1: invalid YAML"
+bad_tfile "$head_e  manifests:\n    - name: \"$m" "truncated in a quoted string" "t.yaml:5:"
+bad_tfile "$head_e\tmanifests: []\n" "tab indentation" "t.yaml:4:"
 tfile "$head_e$good_spec"
 python3 -c 'import sys; t=open("t.yaml").read(); open("t.yaml","wb").write(b"\xff\xfe" + t.encode("utf-16-le"))'
 bad "tazuna.yaml: UTF-16 with a BOM" 1 "t.yaml:1:1: invalid UTF-8 in YAML input" kubectl tazuna state sync -f t.yaml
-tfile "apiVersion: tazuna.pepabo.com/v1\nkind: \xef\xbb\xbfTazuna\nspec:\n$good_spec"
-bad "tazuna.yaml: BOM inside the document" 1 "t.yaml:2:7: kind: must be Tazuna" kubectl tazuna state sync -f t.yaml
+bad_tfile "apiVersion: tazuna.pepabo.com/v1\nkind: \xef\xbb\xbfTazuna\nspec:\n$good_spec" \
+  "BOM inside the document" "t.yaml:2:7: kind: must be Tazuna"
 tfile "\xef\xbb\xbf$head_e$good_spec"  # the control: a UTF-8 BOM at the start is fine, as for goyaml.v2
 expect_rc 0 "tazuna.yaml: a BOM at the start is accepted" kubectl tazuna build -f t.yaml
-tfile "apiVersion: tazuna.pepabo.com/v1\nkind: Taz\0000una\nspec:\n$good_spec"
-bad "tazuna.yaml: NUL byte" 1 "t.yaml:2:10: control characters are not allowed (character 0x00)" \
-  kubectl tazuna state sync -f t.yaml
+bad_tfile "apiVersion: tazuna.pepabo.com/v1\nkind: Taz\0000una\nspec:\n$good_spec" \
+  "NUL byte" "t.yaml:2:10: control characters are not allowed (character 0x00)"
 { printf '%b' "$head_e  manifests: "; python3 -c 'print("[" * 10000 + "]" * 10000)'; } > t.yaml
 bad "tazuna.yaml: nesting 10,000 deep" 1 "t.yaml:" kubectl tazuna state sync -f t.yaml
 expect_contains "$ERR" "nesting too deep" "tazuna.yaml: nesting 10,000 deep: says why"
-tfile "$head_e  manifests:\n    - name: $m\n      type: manifests\n      type: kustomize\n      path: ./objs\n"
-bad "tazuna.yaml: duplicate key" 1 "t.yaml:7:7: spec.manifests[0].type: key repeated in one mapping" \
-  kubectl tazuna state sync -f t.yaml
-tfile "$head_e  x0: &a [y, y, y, y, y, y, y, y, y, y]\n  x1: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  x2: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  x3: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n$good_spec"
-bad "tazuna.yaml: alias bomb" 1 "t.yaml:4:3: spec: unknown field \"x0\"" kubectl tazuna state sync -f t.yaml
-tfile "$head_e  manifests:\n    - {name: Web_App, type: manifests, path: ./objs}\n"
-bad "tazuna.yaml: manifest name that cannot name a ConfigMap" 1 "t.yaml:5:14: spec.manifests[0].name: \"Web_App\"" \
-  kubectl tazuna state sync -f t.yaml
-tfile "$head_e  manifests:\n    - {name: $m, type: kustomize, path: ./objs, kustomize: {defaultNamespace: Team_A}}\n"
-bad "tazuna.yaml: defaultNamespace not a namespace" 1 \
-  "spec.manifests[0].kustomize.defaultNamespace: invalid namespace \"Team_A\"" kubectl tazuna state sync -f t.yaml
+bad_tfile "$head_e  manifests:\n    - name: $m\n      type: manifests\n      type: kustomize\n      path: ./objs\n" \
+  "duplicate key" "t.yaml:7:7: spec.manifests[0].type: key repeated in one mapping"
+bad_tfile "$head_e  x0: &a [y, y, y, y, y, y, y, y, y, y]\n  x1: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  x2: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  x3: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n$good_spec" \
+  "alias bomb" "t.yaml:4:3: spec: unknown field \"x0\""
+bad_tfile "$head_e  manifests:\n    - {name: Web_App, type: manifests, path: ./objs}\n" \
+  "manifest name that cannot name a ConfigMap" "t.yaml:5:14: spec.manifests[0].name: \"Web_App\""
+bad_tfile "$head_e  manifests:\n    - {name: $m, type: kustomize, path: ./objs, kustomize: {defaultNamespace: Team_A}}\n" \
+  "defaultNamespace not a namespace" "spec.manifests[0].kustomize.defaultNamespace: invalid namespace \"Team_A\""
 
 # --- tazuna.yaml: a value of the wrong type for every field ---
 # wrong_type FIELD-PATH SPEC-BODY: SPEC-BODY (printf %b) follows `spec:`; the error names FIELD-PATH.
 wrong_type() {
-  tfile "$head_e$2"
-  bad "tazuna.yaml: wrong type for $1" 1 "$1: " kubectl tazuna state sync -f t.yaml
+  bad_tfile "$head_e$2" "wrong type for $1" "$1: "
   [[ "$ERR" == "error: t.yaml:"* ]] || fail "wrong type for $1: position in t.yaml missing"
 }
 mf="  manifests:\n    - name: $m\n"
-tfile "apiVersion: [tazuna.pepabo.com/v1]\nkind: Tazuna\nspec:\n$good_spec"
-bad "tazuna.yaml: wrong type for apiVersion" 1 "t.yaml:1:13: apiVersion: " kubectl tazuna state sync -f t.yaml
-tfile "apiVersion: tazuna.pepabo.com/v1\nkind: {a: b}\nspec:\n$good_spec"
-bad "tazuna.yaml: wrong type for kind" 1 "t.yaml:2:7: kind: " kubectl tazuna state sync -f t.yaml
-tfile "apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec: [a]\n"
-bad "tazuna.yaml: wrong type for spec" 1 "t.yaml:3:7: spec: " kubectl tazuna state sync -f t.yaml
+bad_tfile "apiVersion: [tazuna.pepabo.com/v1]\nkind: Tazuna\nspec:\n$good_spec" \
+  "wrong type for apiVersion" "t.yaml:1:13: apiVersion: "
+bad_tfile "apiVersion: tazuna.pepabo.com/v1\nkind: {a: b}\nspec:\n$good_spec" "wrong type for kind" "t.yaml:2:7: kind: "
+bad_tfile "apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec: [a]\n" "wrong type for spec" "t.yaml:3:7: spec: "
 wrong_type "spec.manifests" "  manifests: x\n"
 wrong_type "spec.manifests[0]" "  manifests: [x]\n"
 wrong_type "spec.context_matches" "  context_matches: x\n$good_spec"

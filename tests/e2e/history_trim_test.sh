@@ -7,8 +7,7 @@ source "$(dirname "$0")/lib.sh"
 m=ht$RANDOM
 ns=$(new_namespace ht)
 repo=$E2E_TMP/repo
-mkdir -p "$repo/objs"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$m" > "$repo/tazuna.yaml"
+one_manifest "$repo" "$m"
 printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: %s}\ndata: {v: "1"}\n' \
   "$ns" "$ns" > "$repo/objs/all.yaml"
 cd "$repo"

@@ -59,6 +59,13 @@ tazuna_yaml() {
   { printf 'apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n'; for e in "$@"; do printf '    - %s\n' "$e"; done; } > "$dir/tazuna.yaml"
 }
 
+# one_manifest DIR NAME [FIELDS]: DIR/tazuna.yaml with the one manifest NAME (type manifests, path ./objs, FIELDS
+# added to its entry); makes DIR/objs.
+one_manifest() {
+  mkdir -p "$1/objs"
+  tazuna_yaml "$1" "{name: $2, type: manifests, path: ./objs${3:+, $3}}"
+}
+
 # repo_at DIR URL: makes DIR a git repository whose remote origin is URL (a state's origin).
 repo_at() { git -C "$1" init -q 2>/dev/null && git -C "$1" remote add origin "$2"; }
 
@@ -92,6 +99,102 @@ two_layers() {
   mkdir -p "$1/base" "$1/top"
   tazuna_yaml "$1" "{name: $2, type: manifests, path: ./base${4:+, $4}}" "{name: $3, type: manifests, path: ./top, dependsOn: [$2]}"
   cd "$1" || return 1
+}
+
+# crd_doc PLURAL GROUP KIND SCOPE VERSION...: a CustomResourceDefinition of PLURAL.GROUP. Each VERSION is
+# NAME:SERVED:STORAGE[:status[:SCHEMA]]: `status` adds a status subresource; SCHEMA, a flow mapping (newlines
+# allowed), is its openAPIV3Schema, by default one that keeps any field. E.g. v1:true:true:status, v2:true:false.
+crd_doc() {
+  local plural=$1 group=$2 kind=$3 scope=$4 any='{type: object, x-kubernetes-preserve-unknown-fields: true}'
+  local v name served storage sub schema; shift 4
+  printf 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: %s.%s}\nspec:\n  group: %s\n  scope: %s\n  names: {plural: %s, kind: %s}\n  versions:\n' \
+    "$plural" "$group" "$group" "$scope" "$plural" "$kind"
+  for v in "$@"; do
+    IFS=: read -r name served storage sub schema <<<"${v//$'\n'/ }"
+    [ -n "$sub" ] && sub='subresources: {status: {}}, '
+    printf '    - {name: %s, served: %s, storage: %s, %sschema: {openAPIV3Schema: %s}}\n' \
+      "$name" "$served" "$storage" "$sub" "${schema:-$any}"
+  done
+}
+
+# established CRD-NAME...: waits (up to 30 s) until the server serves each CustomResourceDefinition.
+established() { kubectl wait --for=condition=Established "${@/#/crd/}" --timeout=30s >/dev/null; }
+
+# cm_doc NAME NAMESPACE [DATA]: a ConfigMap document and a `---` after it (DATA a flow mapping, default {v: "1"}).
+cm_doc() { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: %s}\ndata: %s\n---\n' "$1" "$2" "${3:-{v: \"1\"\}}"; }
+
+# deployment_doc NAME NAMESPACE [IMAGE]: a Deployment of one pod (container NAME) and a `---` after it.
+deployment_doc() {
+  printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s, namespace: %s}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}}\n    spec: {containers: [{name: %s, image: %s}]}\n---\n' \
+    "$1" "$2" "$1" "$1" "$1" "${3:-registry.example/$1:1}"
+}
+
+# go_state MANIFEST SYNCED-AT COMMIT KEY=HASH...: applies MANIFEST's state ConfigMap as the Go tool writes it
+# (no origin): a contentHash per state KEY (in its encoded form), _metadata with COMMIT and SYNCED-AT.
+go_state() {
+  local m=$1 at=$2 commit=$3 e; shift 3
+  { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: tazuna-state-%s, namespace: tazuna}\ndata:\n' "$m"
+    printf '  _metadata: '\''{"gitCommitHash":"%s","lastSyncedAt":"%s"}'\''\n' "$commit" "$at"
+    for e in "$@"; do printf '  %s: '\''{"contentHash":"%s"}'\''\n' "${e%%=*}" "${e#*=}"; done
+  } | kubectl apply -f - >/dev/null
+}
+
+# secret_repo DIR NAME VAR NAMESPACE [FIELDS]: DIR/tazuna.yaml with provider local-env (DIR/secrets.env, which
+# sets VAR), manifest NAME (path ./objs, FIELDS added to its entry) and NAME-sec, a GenesisSecret (DIR/secret.yaml)
+# putting VAR into key `token` of Secret NAMESPACE/api.
+secret_repo() {
+  mkdir -p "$1/objs"
+  printf '%s=not-a-real-token\n' "$3" > "$1/secrets.env"
+  cat > "$1/secret.yaml" <<EOF
+apiVersion: tazuna.pepabo.com/v1
+kind: GenesisSecret
+spec:
+  provider: local-env
+  secrets:
+    - uri: op://example.1password.com/vault/item
+      items:
+        $3: {mapTo: token}
+  outputs:
+    - kubernetesSecret: {namespace: $4, name: api}
+EOF
+  cat > "$1/tazuna.yaml" <<EOF
+apiVersion: tazuna.pepabo.com/v1
+kind: Tazuna
+spec:
+  providers:
+    - {name: local-env, type: envfile, envfile: {path: ./secrets.env}}
+  manifests:
+    - {name: $2, type: manifests, path: ./objs${5:+, $5}}
+    - {name: $2-sec, type: genesissecret, path: ./secret.yaml}
+EOF
+}
+
+# now: the current time as the API server writes it (RFC 3339 UTC, whole seconds).
+now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+
+# configmap NAME [V]: a ConfigMap document in namespace $ns with data v: V (default 1).
+configmap() { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: %s}\ndata: {v: "%s"}\n' "$1" "$ns" "${2:-1}"; }
+
+# cm_written NAME: when tazuna last wrote ConfigMap NAME in namespace $ns (its managedFields time).
+cm_written() { jget cm "$1" -n "$ns" -o jsonpath='{.metadata.managedFields[?(@.manager=="tazuna")].time}'; }
+
+# poll_until CMD...: runs CMD (output dropped) every 0.2 s until it succeeds, for 90 s at most.
+poll_until() { local n=0; until "$@" >/dev/null 2>&1 || [ $((n += 1)) -gt 450 ]; do sleep 0.2; done; }
+
+# timed_rc N DESC PID CMD...: expect_rc N DESC CMD..., then waits for the background job PID (none when
+# empty); sets took, the whole seconds from CMD's start until then.
+timed_rc() {
+  local want=$1 desc=$2 pid=$3 t0; shift 3
+  t0=$(date +%s)
+  expect_rc "$want" "$desc" "$@"
+  [ -z "$pid" ] || wait "$pid"
+  took=$(elapsed_since "$t0")
+}
+
+# took_within MIN MAX DESC: passes "DESC (Ns)" when MIN <= $took <= MAX (an empty MIN or MAX: no such bound).
+took_within() {
+  if { [ -z "$1" ] || [ "$took" -ge "$1" ]; } && { [ -z "$2" ] || [ "$took" -le "$2" ]; }; then pass "$3 (${took}s)"
+  else fail "$3: took ${took}s (want ${1:-0}-${2:-})"; fi
 }
 
 # path_without_plugin: $PATH less every entry that holds a kubectl-tazuna (lib.sh put the build dir

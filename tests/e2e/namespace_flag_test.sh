@@ -10,8 +10,7 @@ m=nf$RANDOM
 a=$(new_namespace nfa)
 b=$(new_namespace nfb)
 repo=$E2E_TMP/repo
-mkdir -p "$repo/objs"
-tazuna_yaml "$repo" "{name: $m, type: manifests, path: ./objs, tags: [base]}"
+one_manifest "$repo" "$m" "tags: [base]"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: free\ndata:\n  v: "1"\n' > "$repo/objs/free.yaml"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pinned\n  namespace: %s\ndata:\n  v: "1"\n' "$a" \
   > "$repo/objs/pinned.yaml"
@@ -53,29 +52,7 @@ expect_rc 0 "diff -t base" kubectl tazuna state diff -n "$a" -t base
 expect_not_contains "$ERR" "has tag" "a known tag: no warning"
 
 # --- a genesissecret manifest: always-sync rows alone can pass a CI check ---
-printf 'TOKEN=not-a-real-token\n' > secrets.env
-cat > secret.yaml <<EOF
-apiVersion: tazuna.pepabo.com/v1
-kind: GenesisSecret
-spec:
-  provider: local-env
-  secrets:
-    - uri: op://example.1password.com/vault/item
-      items:
-        TOKEN: {mapTo: token}
-  outputs:
-    - kubernetesSecret: {namespace: $a, name: api}
-EOF
-cat > tazuna.yaml <<EOF
-apiVersion: tazuna.pepabo.com/v1
-kind: Tazuna
-spec:
-  providers:
-    - {name: local-env, type: envfile, envfile: {path: ./secrets.env}}
-  manifests:
-    - {name: $m, type: manifests, path: ./objs, tags: [base]}
-    - {name: $m-sec, type: genesissecret, path: ./secret.yaml}
-EOF
+secret_repo "$repo" "$m" TOKEN "$a" "tags: [base]"
 expect_rc 0 "sync with a genesissecret" kubectl tazuna state sync -n "$a"
 expect_rc 1 "diff: always-sync rows exit 1" kubectl tazuna state diff -n "$a"
 expect_contains "$OUT" "always-sync" "the always-sync row is shown"

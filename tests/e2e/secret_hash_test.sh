@@ -9,8 +9,7 @@ m=sec$RANDOM
 ns=$(new_namespace sc)
 blind=tazuna-e2e-blind-$RANDOM
 repo=$E2E_TMP/repo
-mkdir -p "$repo/objs"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$m" > "$repo/tazuna.yaml"
+one_manifest "$repo" "$m"
 cat > "$repo/objs/a.yaml" <<EOF
 apiVersion: v1
 kind: Namespace

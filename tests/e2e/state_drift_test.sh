@@ -5,39 +5,15 @@ source "$(dirname "$0")/lib.sh"
 m=drift$RANDOM
 ns=$(new_namespace dr)
 repo=$E2E_TMP/repo
-mkdir -p "$repo/objs"
 # The Go tool's per-manifest tests are accepted but not run: said once per command on stderr.
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs, tests: [{type: WaitUntil}]}\n' "$m" > "$repo/tazuna.yaml"
+one_manifest "$repo" "$m" "tests: [{type: WaitUntil}]"
 tests_col=$(( ${#m} + 47 ))
-cat > "$repo/objs/all.yaml" <<EOF
-apiVersion: v1
-kind: Namespace
-metadata: {name: $ns}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: settings, namespace: $ns}
-data: {mode: blue}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: other, namespace: $ns}
-data: {x: "1"}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: $ns}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: registry.example/web:1}]}
-EOF
+{ printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n---\n' "$ns"
+  cm_doc settings "$ns" "{mode: blue}"; cm_doc other "$ns" '{x: "1"}'; deployment_doc web "$ns"; } > "$repo/objs/all.yaml"
 cd "$repo"
 expect_rc 0 "sync" kubectl tazuna state sync
 expect_eq "$(grep -c 'tests is not run' <<<"$ERR")" "1" "the ignored tests are warned of once"
-expect_contains "$ERR" "Warning: tazuna.yaml:3:$tests_col: spec.manifests[0].tests is not run by kubectl tazuna (the Go tool runs them after the manifest is applied); ignored" "spec.manifests[].tests: warned, with file:line:col"
+expect_contains "$ERR" "Warning: tazuna.yaml:5:$tests_col: spec.manifests[0].tests is not run by kubectl tazuna (the Go tool runs them after the manifest is applied); ignored" "spec.manifests[].tests: warned, with file:line:col"
 expect_rc 0 "no drift right after a sync (server defaults are not drift)" kubectl tazuna state drift
 expect_eq "$OUT" "No drift detected." "No drift detected."
 kubectl label cm -n "$ns" settings someone=else >/dev/null

@@ -5,33 +5,10 @@ source "$(dirname "$0")/lib.sh"
 m=ldstate$RANDOM
 ns=$(new_namespace ld)
 repo=$E2E_TMP/repo
-mkdir -p "$repo/objs"
-cat > "$repo/tazuna.yaml" <<EOF
-apiVersion: tazuna.pepabo.com/v1
-kind: Tazuna
-spec:
-  providers:
-    - {name: local-env, type: envfile, envfile: {path: ./secrets.env}}
-  manifests:
-    - {name: $m, type: manifests, path: ./objs}
-    - {name: ${m}-sec, type: genesissecret, path: ./secret.yaml}
-EOF
+secret_repo "$repo" "$m" API_TOKEN "$ns"
 for n in keep change new; do
   printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n  namespace: %s\ndata:\n  v: "%s"\n---\n' "$n" "$ns" "$n" >> "$repo/objs/cms.yaml"
 done
-printf 'API_TOKEN=not-a-real-token\n' > "$repo/secrets.env"
-cat > "$repo/secret.yaml" <<EOF
-apiVersion: tazuna.pepabo.com/v1
-kind: GenesisSecret
-spec:
-  provider: local-env
-  secrets:
-    - uri: op://example.1password.com/vault/item
-      items:
-        API_TOKEN: {mapTo: token}
-  outputs:
-    - kubernetesSecret: {namespace: $ns, name: api}
-EOF
 cd "$repo"
 
 expect_rc 1 "diff with no state: everything added" kubectl tazuna state diff -m "$m" -o json
@@ -43,16 +20,8 @@ h_keep=$(hash_of keep); h_change=$(hash_of change); h_new=$(hash_of new)
 kubectl create namespace tazuna >/dev/null 2>&1
 old=0000000000000000000000000000000000000000000000000000000000000000
 gone=1111111111111111111111111111111111111111111111111111111111111111
-kubectl apply -f - >/dev/null <<EOF
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: tazuna-state-$m, namespace: tazuna}
-data:
-  _metadata: '{"gitCommitHash":"abc123def4567890","lastSyncedAt":"2026-01-02T03:04:05Z"}'
-  ${m}____v1__ConfigMap__${ns}__keep: '{"contentHash":"$h_keep"}'
-  ${m}____v1__ConfigMap__${ns}__change: '{"contentHash":"$old"}'
-  ${m}____v1__ConfigMap__${ns}__gone: '{"contentHash":"$gone"}'
-EOF
+go_state "$m" 2026-01-02T03:04:05Z abc123def4567890 "${m}____v1__ConfigMap__${ns}__keep=$h_keep" \
+  "${m}____v1__ConfigMap__${ns}__change=$old" "${m}____v1__ConfigMap__${ns}__gone=$gone"
 
 pad() { printf '%*s' $(( $1 )) ''; }
 expect_rc 0 "state list" kubectl tazuna state list -m "$m"
@@ -83,16 +52,8 @@ rows=$(echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert
 expect_eq "$rows" "added:new modified:change removed:gone always-sync:api" "json rows match the table"
 
 # Record exactly what is rendered: no changes.
-kubectl apply -f - >/dev/null <<EOF
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: tazuna-state-$m, namespace: tazuna}
-data:
-  _metadata: '{"gitCommitHash":"","lastSyncedAt":"2026-01-02T03:04:05Z"}'
-  ${m}____v1__ConfigMap__${ns}__keep: '{"contentHash":"$h_keep"}'
-  ${m}____v1__ConfigMap__${ns}__change: '{"contentHash":"$h_change"}'
-  ${m}____v1__ConfigMap__${ns}__new: '{"contentHash":"$h_new"}'
-EOF
+go_state "$m" 2026-01-02T03:04:05Z "" "${m}____v1__ConfigMap__${ns}__keep=$h_keep" \
+  "${m}____v1__ConfigMap__${ns}__change=$h_change" "${m}____v1__ConfigMap__${ns}__new=$h_new"
 expect_rc 0 "state diff with nothing changed" kubectl tazuna state diff -m "$m"
 expect_eq "$OUT" "No changes detected." "No changes detected."
 

@@ -18,7 +18,7 @@ A=$E2E_TMP/a; B=$E2E_TMP/b
 M=mon$s
 
 # --- 2a. Repository A's first sync fails on one rejected object: its state and objects carry A's origin.
-tazuna_yaml "$A" "{name: $M, type: manifests, path: ./objs}"; mkdir -p "$A/objs"; repo_at "$A" "https://$a_origin.git"
+one_manifest "$A" "$M"; repo_at "$A" "https://$a_origin.git"
 { cm good "$ns"; printf 'apiVersion: v1\nkind: Service\nmetadata: {name: bad, namespace: %s}\nspec: {ports: [{port: 70000}]}\n' "$ns"; } > "$A/objs/a.yaml"
 cd "$A"
 expect_rc 1 "A's first sync fails on a rejected Service" kubectl tazuna state sync
@@ -57,15 +57,7 @@ mkdir -p "$B/gobjs"; cm gkeep "$ns" > "$B/gobjs/a.yaml"
 { cm gkeep "$ns"; cm gold "$ns"; } | sed "s/^metadata: {/metadata: {annotations: {tazuna.pepabo.com\/manifest: $G}, /" |
   kubectl apply --server-side --field-manager=tazuna -f - >/dev/null
 gold_uid=$(uid cm -n "$ns" gold)
-kubectl apply -f - >/dev/null <<EOF
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: tazuna-state-$G, namespace: tazuna}
-data:
-  _metadata: '{"gitCommitHash":"","lastSyncedAt":"2026-01-01T00:00:00Z"}'
-  ${G}____v1__ConfigMap__${ns}__gkeep: '{"contentHash":"$zeros"}'
-  ${G}____v1__ConfigMap__${ns}__gold: '{"contentHash":"$zeros"}'
-EOF
+go_state "$G" 2026-01-01T00:00:00Z "" "${G}____v1__ConfigMap__${ns}__gkeep=$zeros" "${G}____v1__ConfigMap__${ns}__gold=$zeros"
 expect_rc 0 "the first sync --prune of the Go tool's state" kubectl tazuna state sync --prune -m "$G"
 expect_contains "$OUT" "configmap/gold -n $ns kept (state claimed in this run; prune runs on the next sync)" "claimed, not pruned"
 expect_eq "$(uid cm -n "$ns" gold)" "$gold_uid" "gold stays (same uid)"

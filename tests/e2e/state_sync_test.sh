@@ -6,65 +6,12 @@ source "$(dirname "$0")/lib.sh"
 m=sync$RANDOM
 ns=$(new_namespace sy)
 repo=$E2E_TMP/repo
-mkdir -p "$repo/objs"
 group=t$RANDOM.tazuna.io
-cat > "$repo/tazuna.yaml" <<EOF
-apiVersion: tazuna.pepabo.com/v1
-kind: Tazuna
-spec:
-  manifests:
-    - {name: $m, type: manifests, path: ./objs}
-EOF
-cat > "$repo/objs/00-ns.yaml" <<EOF
-apiVersion: v1
-kind: Namespace
-metadata: {name: $ns}
-EOF
-cat > "$repo/objs/10-crd.yaml" <<EOF
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gadgets.$group}
-spec:
-  group: $group
-  scope: Namespaced
-  names: {plural: gadgets, singular: gadget, kind: Gadget}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-    - name: v2
-      served: true
-      storage: false
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-EOF
-cat > "$repo/objs/20-cr.yaml" <<EOF
-apiVersion: $group/v1
-kind: Gadget
-metadata: {name: g1, namespace: $ns}
-spec: {size: 1}
-EOF
-cat > "$repo/objs/30-app.yaml" <<EOF
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: settings, namespace: $ns}
-data: {mode: "blue"}
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: extra, namespace: $ns}
-data: {x: "1"}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: $ns}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: registry.example/web:1}]}
-EOF
+one_manifest "$repo" "$m"
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n' "$ns" > "$repo/objs/00-ns.yaml"
+crd_doc gadgets "$group" Gadget Namespaced v1:true:true v2:true:false > "$repo/objs/10-crd.yaml"
+printf 'apiVersion: %s/v1\nkind: Gadget\nmetadata: {name: g1, namespace: %s}\nspec: {size: 1}\n' "$group" "$ns" > "$repo/objs/20-cr.yaml"
+{ cm_doc settings "$ns" '{mode: "blue"}'; cm_doc extra "$ns" '{x: "1"}'; deployment_doc web "$ns"; } > "$repo/objs/30-app.yaml"
 cd "$repo"
 
 expect_rc 0 "first sync: Namespace, CRD, custom resource and objects in one run" kubectl tazuna state sync

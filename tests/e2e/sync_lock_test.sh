@@ -5,8 +5,7 @@ source "$(dirname "$0")/lib.sh"
 m=lock$RANDOM
 ns=$(new_namespace lk)
 repo=$E2E_TMP/repo
-mkdir -p "$repo/objs"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$m" > "$repo/tazuna.yaml"
+one_manifest "$repo" "$m"
 {
   printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n' "$ns"
   for i in $(seq 1 200); do printf -- '---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d, namespace: %s}\ndata: {i: "%d"}\n' "$i" "$ns" "$i"; done
