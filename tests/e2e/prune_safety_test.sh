@@ -7,21 +7,13 @@ source "$(dirname "$0")/lib.sh"
 ns=$(new_namespace pr)
 kubectl create namespace "$ns" >/dev/null
 s=$RANDOM
-uid() { kubectl get "$@" -o jsonpath='{.metadata.uid}' 2>/dev/null; }
-state_keys() { kubectl get cm -n tazuna "tazuna-state-$1" -o json | python3 -c 'import json,sys; print(" ".join(sorted(k for k in json.load(sys.stdin)["data"] if k != "_metadata")))'; }
-tazuna_yaml() {  # tazuna_yaml DIR "entry" ...: writes DIR/tazuna.yaml with the given manifest entries
-  local dir=$1; shift
-  mkdir -p "$dir"
-  { printf 'apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n'; for e in "$@"; do printf '    - %s\n' "$e"; done; } > "$dir/tazuna.yaml"
-}
 zeros=0000000000000000000000000000000000000000000000000000000000000000
 
 # --- 1. State in the Go tool's format: a ClusterRole under a 6-part key, a namespaced object whose YAML has
 # no namespace (applied into the context namespace) stored with that namespace. Both live objects were
 # applied by the Go tool (field manager tazuna).
 L=legacy$s
-repo=$E2E_TMP/legacy; mkdir -p "$repo/objs"
-tazuna_yaml "$repo" "{name: $L, type: manifests, path: ./objs}"
+repo=$E2E_TMP/legacy; one_manifest "$repo" "$L"
 cat > "$repo/objs/a.yaml" <<EOF
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -35,17 +27,9 @@ data: {a: "1"}
 EOF
 kubectl apply --server-side --field-manager=tazuna -n "$ns" -f "$repo/objs/a.yaml" >/dev/null
 cr_uid=$(uid clusterrole "tazuna-e2e-$s"); cm_uid=$(uid -n "$ns" cm ctxcfg)
-cat > "$E2E_TMP/legacy-state.yaml" <<EOF
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: tazuna-state-$L, namespace: tazuna}
-data:
-  _metadata: '{"gitCommitHash":"","lastSyncedAt":"2026-01-01T00:00:00Z"}'
-  ${L}__rbac.authorization.k8s.io__v1__ClusterRole__default__tazuna-e2e-$s: '{"contentHash":"$zeros"}'
-  ${L}____v1__ConfigMap__${ns}__ctxcfg: '{"contentHash":"$zeros"}'
-EOF
 kubectl get ns tazuna >/dev/null 2>&1 || kubectl create ns tazuna >/dev/null
-kubectl apply -f "$E2E_TMP/legacy-state.yaml" >/dev/null
+go_state "$L" 2026-01-01T00:00:00Z "" "${L}__rbac.authorization.k8s.io__v1__ClusterRole__default__tazuna-e2e-$s=$zeros" \
+  "${L}____v1__ConfigMap__${ns}__ctxcfg=$zeros"
 cd "$repo"
 expect_rc 1 "Go-format state: diff pairs both keys with the rendered objects" kubectl tazuna state diff -n "$ns"
 expect_not_contains "$OUT" "added" "no added row for an object stored under another key form"
@@ -68,17 +52,7 @@ group=pr$s.tazuna.io
 repo=$E2E_TMP/crd; mkdir -p "$repo/crds" "$repo/crs"
 tazuna_yaml "$repo" "{name: crds$s, type: manifests, path: ./crds}" \
   "{name: crs$s, type: manifests, path: ./crs, manifests: {defaultNamespace: $ns}}"
-cat > "$repo/crds/crd.yaml" <<EOF
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: knobs.$group}
-spec:
-  group: $group
-  scope: Cluster
-  names: {plural: knobs, singular: knob, kind: Knob}
-  versions:
-    - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-EOF
+crd_doc knobs "$group" Knob Cluster v1:true:true > "$repo/crds/crd.yaml"
 printf 'apiVersion: %s/v1\nkind: Knob\nmetadata: {name: k1}\nspec: {x: 1}\n' "$group" > "$repo/crs/knob.yaml"
 cd "$repo"
 expect_rc 0 "first sync --prune: CRD and its cluster-scoped CR in one run" kubectl tazuna state sync --prune
@@ -137,51 +111,19 @@ expect_eq "$OUT" "No changes detected." "no rows left for the moved object"
 # --- 5. apiVersion and group changes with --prune keep the live object (same uid).
 V=ver$s
 vgroup=vr$s.tazuna.io
-repo=$E2E_TMP/ver; mkdir -p "$repo/objs"
-tazuna_yaml "$repo" "{name: $V, type: manifests, path: ./objs}"
-cat > "$repo/objs/0-crd.yaml" <<EOF
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: dials.$vgroup}
-spec:
-  group: $vgroup
-  scope: Namespaced
-  names: {plural: dials, singular: dial, kind: Dial}
-  versions:
-    - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-    - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-EOF
+repo=$E2E_TMP/ver; one_manifest "$repo" "$V"
+crd_doc dials "$vgroup" Dial Namespaced v1:true:true v2:true:false > "$repo/objs/0-crd.yaml"
 printf 'apiVersion: %s/v1\nkind: Dial\nmetadata: {name: d1, namespace: %s}\nspec: {x: 1}\n' "$vgroup" "$ns" > "$repo/objs/1-dial.yaml"
-cat > "$repo/objs/2-event.yaml" <<EOF
-apiVersion: v1
-kind: Event
-metadata: {name: ev$s, namespace: $ns}
-involvedObject: {apiVersion: v1, kind: ConfigMap, name: stay, namespace: $ns}
-eventTime: "2026-01-01T00:00:00.000000Z"
-reportingComponent: tazuna.test/e2e
-reportingInstance: e2e
-action: Testing
-reason: Tested
-message: hello
-type: Normal
-EOF
+event() {  # event APIVERSION REGARDING REPORTER NOTE: Event ev$s as that API writes it (its names for three fields)
+  printf 'apiVersion: %s\nkind: Event\nmetadata: {name: ev%s, namespace: %s}\n%s: {apiVersion: v1, kind: ConfigMap, name: stay, namespace: %s}\neventTime: "2026-01-01T00:00:00.000000Z"\n%s: tazuna.test/e2e\nreportingInstance: e2e\naction: Testing\nreason: Tested\n%s: hello\ntype: Normal\n' \
+    "$1" "$s" "$ns" "$2" "$ns" "$3" "$4" > "$repo/objs/2-event.yaml"
+}
+event v1 involvedObject reportingComponent message
 cd "$repo"
 expect_rc 0 "sync the versioned objects" kubectl tazuna state sync
 dial_uid=$(uid -n "$ns" "dials.$vgroup" d1); ev_uid=$(uid -n "$ns" event "ev$s")
 sed -i "s#apiVersion: $vgroup/v1#apiVersion: $vgroup/v2#" "$repo/objs/1-dial.yaml"
-cat > "$repo/objs/2-event.yaml" <<EOF
-apiVersion: events.k8s.io/v1
-kind: Event
-metadata: {name: ev$s, namespace: $ns}
-regarding: {apiVersion: v1, kind: ConfigMap, name: stay, namespace: $ns}
-eventTime: "2026-01-01T00:00:00.000000Z"
-reportingController: tazuna.test/e2e
-reportingInstance: e2e
-action: Testing
-reason: Tested
-note: hello
-type: Normal
-EOF
+event events.k8s.io/v1 regarding reportingController note
 expect_rc 1 "diff: version and group changes are modified rows, nothing removed" kubectl tazuna state diff -o json
 changes=$(echo "$OUT" | python3 -c 'import json,sys; print(" ".join(sorted(i["change"]+":"+i["kind"] for i in json.load(sys.stdin)["items"])))')
 expect_eq "$changes" "modified:Dial modified:Event" "one modified row each"
@@ -214,8 +156,7 @@ expect_not_contains "$(state_keys "$V")" "__extensions__" "the old group's key i
 
 # --- 6. A renamed object whose replacement the apiserver rejects: no prune after a failed apply.
 R=ren$s
-repo=$E2E_TMP/rename; mkdir -p "$repo/objs"
-tazuna_yaml "$repo" "{name: $R, type: manifests, path: ./objs}"
+repo=$E2E_TMP/rename; one_manifest "$repo" "$R"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: oldname, namespace: %s}\n' "$ns" > "$repo/objs/c.yaml"
 cd "$repo"
 expect_rc 0 "sync the original" kubectl tazuna state sync
@@ -229,8 +170,7 @@ expect_contains "$(state_keys "$R")" "__oldname" "its state entry is kept"
 # --- 7. Objects tazuna does not manage: one kubectl created and wrote into state by hand, one deleted and
 # recreated by kubectl after tazuna applied it.
 U=unm$s
-repo=$E2E_TMP/unmanaged; mkdir -p "$repo/objs"
-tazuna_yaml "$repo" "{name: $U, type: manifests, path: ./objs}"
+repo=$E2E_TMP/unmanaged; one_manifest "$repo" "$U"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: recreated, namespace: %s}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: keep, namespace: %s}\n' "$ns" "$ns" > "$repo/objs/c.yaml"
 cd "$repo"
 expect_rc 0 "sync" kubectl tazuna state sync
@@ -297,11 +237,10 @@ expect_rc 1 "the dependent object was not applied" kubectl get cm -n "$ns" later
 # with the same kind in another group (as if no object could be there) nor pruned as gone; once a version is
 # served again, the prune deletes the object.
 U=unsrv$s; ua=ua$s.tazuna.io; ub=ub$s.tazuna.io
-ucrd() { printf 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gadgets.%s}\nspec:\n  group: %s\n  scope: Namespaced\n  names: {plural: gadgets, kind: Gadget}\n  versions: [{name: v1, served: %s, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]\n' "$1" "$1" "$2"; }
+ucrd() { crd_doc gadgets "$1" Gadget Namespaced "v1:$2:true"; }  # ucrd GROUP SERVED
 { ucrd "$ua" true; echo "---"; ucrd "$ub" true; } | kubectl apply -f - >/dev/null
-kubectl wait --for=condition=Established "crd/gadgets.$ua" "crd/gadgets.$ub" --timeout=30s >/dev/null
-repo=$E2E_TMP/unserved; mkdir -p "$repo/objs"
-tazuna_yaml "$repo" "{name: $U, type: manifests, path: ./objs}"
+established "gadgets.$ua" "gadgets.$ub"
+repo=$E2E_TMP/unserved; one_manifest "$repo" "$U"
 ugadget() { printf 'apiVersion: %s/v1\nkind: Gadget\nmetadata: {name: x, namespace: %s}\nspec: {size: 1}\n' "$1" "$ns" > "$repo/objs/x.yaml"; }
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ukeep, namespace: %s}\n' "$ns" > "$repo/objs/keep.yaml"
 cd "$repo"
@@ -318,7 +257,7 @@ expect_contains "$ERR" "no version of Gadget.$ua is served, but CustomResourceDe
   "says why"
 expect_contains "$(state_keys "$U")" "${U}__$ua" "its row stays"
 ucrd "$ua" true | kubectl apply -f - >/dev/null
-kubectl wait --for=condition=Established "crd/gadgets.$ua" --timeout=30s >/dev/null
+established "gadgets.$ua"
 expect_rc 0 "served again: sync --prune" kubectl tazuna state sync --prune --cache-dir "$E2E_TMP/unserved-cache2"
 expect_contains "$OUT" "gadget.$ua/x -n $ns deleted" "the prune deleted it"
 expect_eq "$(uid "gadgets.$ua" -n "$ns" x)" "" "x ($ua_uid) is gone"

@@ -19,7 +19,7 @@ unmark_system_namespaces
 
 # --- 1a. Namespaces tazuna and kube-public rendered (to label them), then no longer: never pruned.
 P=prot$s
-repo=$E2E_TMP/prot; tazuna_yaml "$repo" "{name: $P, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
+repo=$E2E_TMP/prot; one_manifest "$repo" "$P"
 { nsdoc tazuna; nsdoc kube-public; cm keep "$ns"; } > "$repo/objs/a.yaml"
 cd "$repo"
 expect_rc 0 "sync labels namespaces tazuna and kube-public" kubectl tazuna state sync
@@ -35,7 +35,7 @@ expect_rc 0 "the next diff is clean" kubectl tazuna state diff
 
 # --- 1b. A Namespace that still holds someone else's ConfigMap is kept, naming it; its own objects go.
 N=$(new_namespace nsa); C=nsa$s
-repo=$E2E_TMP/nsa; tazuna_yaml "$repo" "{name: $C, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
+repo=$E2E_TMP/nsa; one_manifest "$repo" "$C"
 { nsdoc "$N"; cm mine "$N"; } > "$repo/objs/a.yaml"
 cd "$repo"
 expect_rc 0 "sync a Namespace and a ConfigMap in it" kubectl tazuna state sync
@@ -53,19 +53,8 @@ expect_rc 1 "mine is gone" kubectl get cm -n "$N" mine
 
 # --- 1c. A Namespace whose every object goes in this run (a Deployment's ReplicaSet and Pods too) is deleted.
 N2=$(new_namespace nsb); D=nsb$s
-repo=$E2E_TMP/nsb; tazuna_yaml "$repo" "{name: $D, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
-{ nsdoc "$N2"; cm cfg "$N2"; cat <<EOF
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: $N2}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: nginx}]}
-EOF
-} > "$repo/objs/a.yaml"
+repo=$E2E_TMP/nsb; one_manifest "$repo" "$D"
+{ nsdoc "$N2"; cm cfg "$N2"; deployment_doc web "$N2" nginx; } > "$repo/objs/a.yaml"
 cd "$repo"
 expect_rc 0 "sync a Namespace with a Deployment, waiting until it is available" kubectl tazuna state sync --wait --timeout 90s
 pods=$(kubectl get pods -n "$N2" -o name | wc -l); rs=$(kubectl get rs -n "$N2" -o name | wc -l)
@@ -77,21 +66,12 @@ case "$(phase "$N2")" in Terminating|"") pass "namespace $N2 is terminating or g
 
 # --- 1d. A custom resource someone made there, of a CRD installed after discovery was cached, keeps it.
 N3=$(new_namespace nsc); E=nsc$s; group=nsc$s.tazuna.io
-repo=$E2E_TMP/nsc; tazuna_yaml "$repo" "{name: $E, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
+repo=$E2E_TMP/nsc; one_manifest "$repo" "$E"
 nsdoc "$N3" > "$repo/objs/a.yaml"
 cd "$repo"
 expect_rc 0 "sync a Namespace" kubectl tazuna state sync
-kubectl apply -f - >/dev/null <<EOF
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gadgets.$group}
-spec:
-  group: $group
-  scope: Namespaced
-  names: {plural: gadgets, singular: gadget, kind: Gadget}
-  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]
-EOF
-kubectl wait --for=condition=Established "crd/gadgets.$group" --timeout=30s >/dev/null
+crd_doc gadgets "$group" Gadget Namespaced v1:true:true | kubectl apply -f - >/dev/null
+established "gadgets.$group"
 printf 'apiVersion: %s/v1\nkind: Gadget\nmetadata: {name: g1, namespace: %s}\n' "$group" "$N3" | kubectl apply -f - >/dev/null
 g_uid=$(uid "gadgets.$group" -n "$N3" g1); ns3_uid=$(uid ns "$N3")
 cm "other-$E" "$ns" > "$repo/objs/a.yaml"
@@ -103,22 +83,12 @@ expect_eq "$(uid ns "$N3") $(phase "$N3") $(uid "gadgets.$group" -n "$N3" g1)" "
 # deleted through v2, and `deleted` only once the server confirmed it.
 V=ver$s; vgroup=ver$s.tazuna.io
 crd() {  # crd SERVED_V1 (true|false)
-  kubectl apply --server-side --force-conflicts --field-manager=e2e -f - >/dev/null <<EOF
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: things.$vgroup}
-spec:
-  group: $vgroup
-  scope: Namespaced
-  names: {plural: things, singular: thing, kind: Thing}
-  versions:
-    - {name: v1, served: $1, storage: $1, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-    - {name: v2, served: true, storage: $( [ "$1" = true ] && echo false || echo true ), schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-EOF
-  kubectl wait --for=condition=Established "crd/things.$vgroup" --timeout=30s >/dev/null
+  crd_doc things "$vgroup" Thing Namespaced "v1:$1:$1" "v2:true:$( [ "$1" = true ] && echo false || echo true )" |
+    kubectl apply --server-side --force-conflicts --field-manager=e2e -f - >/dev/null
+  established "things.$vgroup"
 }
 crd true
-repo=$E2E_TMP/ver; tazuna_yaml "$repo" "{name: $V, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
+repo=$E2E_TMP/ver; one_manifest "$repo" "$V"
 { printf 'apiVersion: %s/v1\nkind: Thing\nmetadata: {name: t1, namespace: %s}\nspec: {size: 1}\n---\n' "$vgroup" "$ns"; cm vkeep "$ns"; } > "$repo/objs/a.yaml"
 cd "$repo"
 expect_rc 0 "sync a Thing under v1" kubectl tazuna state sync
@@ -137,7 +107,7 @@ expect_not_contains "$(state_keys "$V")" "Thing" "and forgotten"
 
 # --- 5. State keys whose names are not one path segment are errors naming the key, never requests.
 K=keys$s
-repo=$E2E_TMP/keys; tazuna_yaml "$repo" "{name: $K, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
+repo=$E2E_TMP/keys; one_manifest "$repo" "$K"
 cm kkeep "$ns" > "$repo/objs/a.yaml"
 cd "$repo"
 expect_rc 0 "sync" kubectl tazuna state sync
@@ -164,7 +134,7 @@ expect_eq "$(uid cm -n "$ns" victim)" "$victim_uid" "and the ConfigMap still sta
 
 # --- 6. A Job is recreated only when the server says a field is immutable; any other Invalid leaves it.
 J=job$s
-repo=$E2E_TMP/job; tazuna_yaml "$repo" "{name: $J, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
+repo=$E2E_TMP/job; one_manifest "$repo" "$J"
 job() {  # job ENV_VALUE [EXTRA_SPEC]
   printf 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: migrate, namespace: %s}\nspec:\n%s  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: m, image: busybox, env: [{name: A, value: "%s"}]}]\n' \
     "$ns" "${2:-}" "$1" > "$repo/objs/a.yaml"
@@ -198,20 +168,8 @@ expect_eq "$(uid job -n "$ns" theirs)" "$theirs_uid" "their Job stays (same uid)
 
 # --- 7. A CRD none of whose versions is served keeps its custom resources: it is not pruned.
 W=wid$s; wgroup=wid$s.tazuna.io
-repo=$E2E_TMP/wid; tazuna_yaml "$repo" "{name: $W, type: manifests, path: ./objs}"; mkdir -p "$repo/objs"
-widgets() {  # widgets SERVED
-  cat <<EOF
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.$wgroup}
-spec:
-  group: $wgroup
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions: [{name: v1, served: $1, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]
----
-EOF
-}
+repo=$E2E_TMP/wid; one_manifest "$repo" "$W"
+widgets() { crd_doc widgets "$wgroup" Widget Namespaced "v1:$1:true"; echo "---"; }  # widgets SERVED
 { widgets true; cm wkeep "$ns"; } > "$repo/objs/a.yaml"
 cd "$repo"
 expect_rc 0 "sync a CRD" kubectl tazuna state sync

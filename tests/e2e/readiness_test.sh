@@ -10,11 +10,6 @@ export PATH="$(dirname "$HELM"):$PATH"
 ns=$(new_namespace rd)
 kubectl create namespace "$ns" >/dev/null
 s=$RANDOM
-tazuna_yaml() {  # tazuna_yaml DIR "entry" ...: writes DIR/tazuna.yaml with the given manifest entries
-  local dir=$1; shift
-  mkdir -p "$dir"
-  { printf 'apiVersion: tazuna.pepabo.com/v1\nkind: Tazuna\nspec:\n  manifests:\n'; for e in "$@"; do printf '    - %s\n' "$e"; done; } > "$dir/tazuna.yaml"
-}
 deployment() {  # deployment NAME [EXTRA POD SPEC LINE]: a Deployment of one pod that kwok runs
   cat <<EOF
 apiVersion: apps/v1
@@ -32,9 +27,6 @@ spec:
 EOF
 }
 configmap() { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: %s}\ndata: {a: "1"}\n' "$1" "$ns"; }
-jget() { kubectl get "$@" 2>/dev/null; }
-state_keys() { jget cm -n tazuna "tazuna-state-$1" -o json | python3 -c 'import json,sys; print(" ".join(sorted(json.load(sys.stdin)["data"])))' 2>/dev/null; }
-elapsed_since() { echo $(( $(date +%s) - $1 )); }
 
 # --- 0. Without dependsOn, --wait or helmfile wait nothing waits (as before): a Deployment that cannot run
 # is applied and the sync ends at once.
@@ -77,10 +69,9 @@ tazuna_yaml "$repo" "{name: stuck$s, type: manifests, path: ./base}" \
 deployment stuck 'nodeSelector: {tazuna-e2e: nowhere}' > "$repo/base/d.yaml"
 { echo "---"; configmap stuck-cfg; } >> "$repo/base/d.yaml"
 configmap never > "$repo/top/cm.yaml"
-cd "$repo"; t0=$(date +%s)
-expect_rc 1 "unschedulable Deployment: sync --wait --timeout 20s fails" kubectl tazuna state sync --wait --timeout 20s
-took=$(elapsed_since "$t0")
-[ "$took" -ge 19 ] && [ "$took" -le 25 ] && pass "failed after the timeout (${took}s)" || fail "took ${took}s (want 20-25)"
+cd "$repo"
+timed_rc 1 "unschedulable Deployment: sync --wait --timeout 20s fails" "" kubectl tazuna state sync --wait --timeout 20s
+took_within "19" "25" "failed after the timeout"
 expect_contains "$ERR" "error: manifest \"stuck$s\": deployment.apps/stuck -n $ns: applied, but not ready after 20s: 0/2 available (Available=False MinimumReplicasUnavailable: Deployment does not have minimum availability.)" \
   "names the Deployment with its condition"
 expect_not_contains "$ERR" "configmap/stuck-cfg" "a ConfigMap is ready once applied"
@@ -111,10 +102,9 @@ spec:
       nodeSelector: {tazuna-e2e: nowhere}
       containers: [{name: app, image: example.invalid/app:1}]
 EOF
-cd "$repo"; t0=$(date +%s)
-expect_rc 1 "failing Job: sync --wait fails" kubectl tazuna state sync --wait --timeout 2m
-took=$(elapsed_since "$t0")
-[ "$took" -le 20 ] && pass "failure reported without waiting for the timeout (${took}s)" || fail "took ${took}s"
+cd "$repo"
+timed_rc 1 "failing Job: sync --wait fails" "" kubectl tazuna state sync --wait --timeout 2m
+took_within "" "20" "failure reported without waiting for the timeout"
 # The Job controller sets FailureTarget (Kubernetes 1.31+) before Failed; the wait fails on whichever it reads first.
 if [[ "$ERR" =~ "job.batch/doomed -n $ns: applied, but failed: "(Failed|FailureTarget)"=True DeadlineExceeded: Job was active longer than specified deadline" ]]; then
   pass "names the Job and its Failed (or FailureTarget) condition"
@@ -137,10 +127,8 @@ spec:
       restartPolicy: Never
       containers: [{name: app, image: example.invalid/app:1}]
 EOF
-t0=$(date +%s)
-expect_rc 1 "Job with a failing pod: sync --wait fails" kubectl tazuna state sync --wait --timeout 2m
-took=$(elapsed_since "$t0")
-[ "$took" -le 20 ] && pass "reported without waiting for the timeout (${took}s)" || fail "took ${took}s"
+timed_rc 1 "Job with a failing pod: sync --wait fails" "" kubectl tazuna state sync --wait --timeout 2m
+took_within "" "20" "reported without waiting for the timeout"
 expect_contains "$ERR" "job.batch/crash -n $ns: applied, but failed: Failed=True BackoffLimitExceeded: Job has reached the specified backoff limit" \
   "names the Job and its BackoffLimitExceeded condition"
 sed -i 's/name: crash/name: fine/; /pod-container-running-failed/d' "$repo/a/job.yaml"
@@ -170,10 +158,9 @@ spec:
       nodeSelector: {tazuna-e2e: nowhere}
       {{- end }}
 EOF
-cd "$repo"; t0=$(date +%s)
-expect_rc 1 "helmfile wait: true + timeoutSeconds: 4 fails a stuck release" kubectl tazuna state sync -m "hfbad$s"
-took=$(elapsed_since "$t0")
-[ "$took" -ge 4 ] && [ "$took" -le 12 ] && pass "waited its own timeoutSeconds (${took}s)" || fail "took ${took}s"
+cd "$repo"
+timed_rc 1 "helmfile wait: true + timeoutSeconds: 4 fails a stuck release" "" kubectl tazuna state sync -m "hfbad$s"
+took_within "4" "12" "waited its own timeoutSeconds"
 expect_contains "$ERR" "deployment.apps/helm-bad -n $ns: applied, but not ready after 4s: 0/1 available" "names the release's Deployment"
 expect_rc 0 "helmfile wait: true: a release that becomes ready" kubectl tazuna state sync -m "hfok$s" -o json
 expect_contains "$ERR" "\"name\":\"helm-ok\",\"namespace\":\"$ns\",\"state\":\"ready\"" \
@@ -185,26 +172,8 @@ expect_eq "$(jget deploy helm-ok -n "$ns" -o jsonpath='{.status.availableReplica
 # --- 5. A custom resource with a Ready condition written by the test: the dependent layer waits for it.
 group=rd$s.tazuna.io
 repo=$E2E_TMP/cr; mkdir -p "$repo/a" "$repo/b"
-cat > "$repo/a/crd.yaml" <<EOF
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gadgets.$group}
-spec:
-  group: $group
-  scope: Namespaced
-  names: {plural: gadgets, singular: gadget, kind: Gadget}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      subresources: {status: {}}
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
----
-apiVersion: $group/v1
-kind: Gadget
-metadata: {name: g1, namespace: $ns}
-spec: {size: 1}
-EOF
+{ crd_doc gadgets "$group" Gadget Namespaced v1:true:true:status
+  printf -- '---\napiVersion: %s/v1\nkind: Gadget\nmetadata: {name: g1, namespace: %s}\nspec: {size: 1}\n' "$group" "$ns"; } > "$repo/a/crd.yaml"
 configmap after-gadget > "$repo/b/cm.yaml"
 tazuna_yaml "$repo" "{name: gadgets$s, type: manifests, path: ./a}" \
   "{name: gadgetuser$s, type: manifests, path: ./b, dependsOn: [gadgets$s]}"
@@ -234,8 +203,7 @@ fi
 # --- 6. A CRD no custom resource in the run uses is not waited for (no GET or LIST of it after its apply).
 repo=$E2E_TMP/lonecrd; mkdir -p "$repo/a"
 tazuna_yaml "$repo" "{name: lonecrd$s, type: manifests, path: ./a}"
-sed -n '1,/^---$/p' "$E2E_TMP/cr/a/crd.yaml" | sed '$d' | sed "s/gadgets.$group/widgets.$group/; s/plural: gadgets, singular: gadget, kind: Gadget/plural: widgets, singular: widget, kind: Widget/" \
-  > "$repo/a/crd.yaml"
+crd_doc widgets "$group" Widget Namespaced v1:true:true:status > "$repo/a/crd.yaml"
 cd "$repo"
 expect_rc 0 "a lone CRD syncs" kubectl tazuna state sync -v 6
 expect_contains "$OUT" "customresourcedefinition.apiextensions.k8s.io/widgets.$group created" "CRD created"
@@ -247,16 +215,12 @@ expect_contains "$ERR" "PATCH https" "the -v 6 log shows the requests"
 # group) is a failed row at once, not silently passed over.
 repo=$E2E_TMP/badcrd; mkdir -p "$repo/a"
 tazuna_yaml "$repo" "{name: badcrd$s, type: manifests, path: ./a}"
-crd() {  # crd PLURAL KIND
-  printf 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: %s.%s}\nspec:\n  group: %s\n  scope: Namespaced\n  names: {plural: %s, kind: %s}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]\n' \
-    "$1" "$group" "$group" "$1" "$2"
-}
+crd() { crd_doc "$1" "$group" "$2" Namespaced v1:true:true; }  # crd PLURAL KIND
 crd things Thing | kubectl apply -f - >/dev/null
 { crd things2 Thing; echo "---"; printf 'apiVersion: %s/v1\nkind: Thing\nmetadata: {name: t1, namespace: %s}\n' "$group" "$ns"; } > "$repo/a/all.yaml"
-cd "$repo"; t0=$(date +%s)
-expect_rc 1 "a CRD whose names are not accepted fails the sync" kubectl tazuna state sync
-took=$(elapsed_since "$t0")
-[ "$took" -le 15 ] && pass "reported at once (${took}s)" || fail "took ${took}s"
+cd "$repo"
+timed_rc 1 "a CRD whose names are not accepted fails the sync" "" kubectl tazuna state sync
+took_within "" "15" "reported at once"
 expect_contains "$ERR" "customresourcedefinition.apiextensions.k8s.io/things2.$group: applied, but failed: NamesAccepted=False" \
   "names the CRD and its NamesAccepted condition"
 
