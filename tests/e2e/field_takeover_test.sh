@@ -268,37 +268,15 @@ expect_eq "$(cost 0)" "10" "once taken over, an object costs no extra request"
 # a request kubectl create set, fields kubectl edit added next to one the manifest declares, through later syncs.
 W=tk${s}w
 group=tk$s.example.com
-mkdir -p "$repo/w/objs"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$W" > "$repo/w/tazuna.yaml"
-kubectl apply -f - >/dev/null <<EOF
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gizmos.$group}
-spec:
-  group: $group
-  names: {kind: Gizmo, plural: gizmos, singular: gizmo}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              tags: {type: array, items: {type: string}}
-              config: {type: object, properties: {tls: {type: boolean}, mode: {type: string, default: fast}}}
-              extra: {type: object, additionalProperties: {type: string}}
-              ports:
-                type: array
-                x-kubernetes-list-type: map
-                x-kubernetes-list-map-keys: [name]
-                items: {type: object, required: [name], properties: {name: {type: string}, port: {type: integer}}}
-EOF
-kubectl wait --for=condition=Established "crd/gizmos.$group" >/dev/null
+one_manifest "$repo/w" "$W"
+gizmo_schema='{type: object, properties: {spec: {type: object, properties: {
+  tags: {type: array, items: {type: string}},
+  config: {type: object, properties: {tls: {type: boolean}, mode: {type: string, default: fast}}},
+  extra: {type: object, additionalProperties: {type: string}},
+  ports: {type: array, x-kubernetes-list-type: map, x-kubernetes-list-map-keys: [name],
+    items: {type: object, required: [name], properties: {name: {type: string}, port: {type: integer}}}}}}}}'
+crd_doc gizmos "$group" Gizmo Namespaced "v1:true:true::$gizmo_schema" | kubectl apply -f - >/dev/null
+established "gizmos.$group"
 # probed NAME PROBE-LINE: a Deployment whose one container has PROBE-LINE (may be empty)
 probed() {
   printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s, namespace: %s}\nspec:\n' "$1" "$ns"

@@ -6,8 +6,7 @@ source "$(dirname "$0")/lib.sh"
 m=large$RANDOM
 ns=$(new_namespace lg)
 repo=$E2E_TMP/repo
-mkdir -p "$repo/objs"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$m" > "$repo/tazuna.yaml"
+one_manifest "$repo" "$m"
 long=$(printf 'x%.0s' $(seq 1 240))
 python3 - "$repo/objs/all.yaml" "$ns" "$long" <<'EOF'
 import sys
