@@ -7,8 +7,7 @@ source "$(dirname "$0")/lib.sh"
 m=crash$RANDOM
 ns=$(new_namespace cr)
 repo=$E2E_TMP/repo
-mkdir -p "$repo/objs"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$m" > "$repo/tazuna.yaml"
+one_manifest "$repo" "$m"
 gen() {  # gen GENERATION: 320 ConfigMaps whose data depends on the generation
   {
     printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n' "$ns"
@@ -68,12 +67,10 @@ if [ "$kills" -ge 8 ]; then pass "$kills of 10 runs were killed mid-sync"; else 
 # the old key, whose group serves nothing any more, the prune would find nothing, forget the row and leave
 # the object behind. Repository g: gadgets applied after x keep the sync busy after its apply.
 g=gmove$RANDOM; gns=$(new_namespace gm); ga=ga$g.tazuna.io; gb=gb$g.tazuna.io
-gcrd() { printf 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gadgets.%s}\nspec:\n  group: %s\n  scope: Namespaced\n  names: {plural: gadgets, kind: Gadget}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]\n' "$1" "$1"; }
-{ gcrd "$ga"; echo "---"; gcrd "$gb"; } | kubectl apply -f - >/dev/null
-kubectl wait --for=condition=Established "crd/gadgets.$ga" "crd/gadgets.$gb" --timeout=30s >/dev/null
+{ crd_doc gadgets "$ga" Gadget Namespaced v1:true:true; echo "---"; crd_doc gadgets "$gb" Gadget Namespaced v1:true:true; } | kubectl apply -f - >/dev/null
+established "gadgets.$ga" "gadgets.$gb"
 kubectl create namespace "$gns" >/dev/null
-grepo=$E2E_TMP/gmove; mkdir -p "$grepo/objs"
-printf 'spec:\n  manifests:\n    - {name: %s, type: manifests, path: ./objs}\n' "$g" > "$grepo/tazuna.yaml"
+grepo=$E2E_TMP/gmove; one_manifest "$grepo" "$g"
 gadget() { printf 'apiVersion: %s/v1\nkind: Gadget\nmetadata: {name: x, namespace: %s}\nspec: {size: 1}\n' "$1" "$gns" > "$grepo/objs/00-gadget.yaml"; }
 busy() {  # busy SIZE: 300 gadgets of group gb after x, changed together (modified rows go after added ones)
   for i in $(seq 1 300); do
