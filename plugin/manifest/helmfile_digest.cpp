@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "manifest/chart_functions.hpp"
 #include "manifest/digest_files.hpp"
 #include "manifest/helmfile.hpp"
 #include "util/sha256.hpp"
@@ -24,27 +25,37 @@ bool ExactVersion(const std::string& version) {
   return std::regex_match(version, kExact);
 }
 
-// The first function a template under `chart` (its templates/ and those of the charts in it) calls whose result
-// differs from one render to the next (random values, the time, new keys and certificates, DNS), or "". Archived
-// subcharts (.tgz) are not opened: they are pinned content, as a chart from a repository at an exact version.
-std::string NondeterministicCall(const std::string& chart, util::FileReader& files) {
-  static const std::regex kAction(R"(\{\{[^}]*\}\})");
-  static const std::regex kCall(
-      R"(\b(rand[A-Za-z]*|now|uuidv4|gen(CA|CAWithKey|PrivateKey|SelfSignedCert|SelfSignedCertWithKey|SignedCert|)"
-      R"(SignedCertWithKey)|bcrypt|htpasswd|encryptAES|getHostByName|shuffle)\b)");
-  auto listed = files.ListFilesRecursive(chart);
-  if (!listed) return "";
+// Every file of the chart at `real`, named relative to it, for ImpureRenderReason; one that cannot be read is
+// left to WithFiles, which fails on it.
+LocalChartFiles ReadChart(const std::string& name, const std::string& real, util::FileReader& files) {
+  LocalChartFiles chart{name, {}};
+  auto listed = files.ListFilesRecursive(real);
+  if (!listed) return chart;
   for (const std::string& path : *listed) {
-    if (path.find("/templates/") == std::string::npos) continue;
-    auto text = files.ReadFile(path);
-    if (!text) continue;
-    for (std::sregex_iterator a(text->begin(), text->end(), kAction), end; a != end; ++a) {
-      std::smatch call;
-      const std::string action = a->str();
-      if (std::regex_search(action, call, kCall)) return util::Quote(call[1].str());
-    }
+    if (path.find("/.git/") != std::string::npos) continue;
+    const std::string rel = util::StartsWith(path, real + "/") ? path.substr(real.size() + 1) : path;
+    if (auto text = files.ReadFile(path)) chart.files.push_back({rel, std::move(*text)});
   }
-  return "";
+  return chart;
+}
+
+// What the release gives helm as values, as texts tpl may render: its values files (one that cannot be read is
+// left to File), inline values and set entries, and the entry's extra values files (helmfile --values).
+std::vector<ChartText> ReleaseValues(const json& release, const HelmfileRun& run, util::FileReader& files) {
+  std::vector<ChartText> out;
+  auto add_file = [&](const std::string& name, const std::string& path) {
+    if (auto text = files.ReadFile(path)) out.push_back({name, std::move(*text)});
+  };
+  const json values = release.value("values", json::array());
+  for (const json& entry : values.is_array() ? values : json::array()) {
+    if (entry.is_string()) add_file(entry.get<std::string>(), util::JoinPath(run.dir, entry.get<std::string>()));
+    if (entry.is_object()) out.push_back({"inline values", entry.dump()});
+  }
+  for (const std::string& extra : run.options.extra_value_files) {
+    add_file(extra, util::JoinPath(run.tazuna.dir, extra));
+  }
+  if (release.contains("set")) out.push_back({"set", release["set"].dump()});
+  return out;
 }
 
 // The inputs of one helmfile render, collected from its state; `reason` once one cannot be named.
@@ -70,6 +81,7 @@ class HelmfileInputs {
   RenderContext& ctx_;
   std::string root_;
   std::set<std::string> files_, dirs_;
+  std::vector<LocalChartFiles> charts_;  // every local chart read so far, for ImpureRenderReason
   std::string lines_, reason_;
 };
 
@@ -114,6 +126,9 @@ void HelmfileInputs::Release(const json& release, const HelmfileRun& run, const 
     Remote(repositories[chart.substr(0, slash)].get<std::string>(), chart, version);
   } else {
     LocalChart(util::JoinPath(run.dir, chart), 0);
+    // Charts of earlier releases too: a chart read before is not read again, and checking more only costs renders.
+    const std::string impure = ImpureRenderReason(charts_, ReleaseValues(release, run, ctx_.files));
+    if (!impure.empty()) return Fail(impure);
   }
   const json values = release.value("values", json::array());
   for (const json& entry : values.is_array() ? values : json::array()) {
@@ -132,18 +147,20 @@ void HelmfileInputs::Remote(const std::string& where, const std::string& chart, 
   lines_ += util::StrCat("chart ", where, " ", chart, " ", version, "\n");
 }
 
-// A chart in the repository: every file of it, and the local charts its dependencies name (file://); a
-// dependency fetched from a repository must be pinned (Chart.lock, or an exact version).
+// A chart in the repository: every file of it (by content, and as texts for ImpureRenderReason), and the local
+// charts its dependencies name (file://); a dependency fetched from a repository must be pinned (Chart.lock, or an
+// exact version).
 void HelmfileInputs::LocalChart(const std::string& path, int depth) {
   const std::string real = RealPath(path);
   if (real.empty()) return Fail(util::StrCat("chart ", util::Quote(path), " names nothing here or in a repository"));
   if (depth > 16) return Fail("chart dependencies nest too deep");
-  if (!ctx_.files.IsDirectory(real)) return File(real, "chart");
+  if (!ctx_.files.IsDirectory(real)) {
+    return Fail(util::StrCat("chart ", util::Quote(path), " is an archive: its templates are not read",
+                             " by the digest"));
+  }
   if (dirs_.count(real) > 0) return;
   Dir(real, "chart");
-  if (const std::string call = NondeterministicCall(real, ctx_.files); !call.empty()) {
-    return Fail(util::StrCat("chart ", util::Quote(path), " calls ", call, ", which renders differently every time"));
-  }
+  charts_.push_back(ReadChart(path, real, ctx_.files));
   // Dependencies: in Chart.yaml (apiVersion v2) or requirements.yaml (v1), pinned by Chart.lock or requirements.lock.
   const bool locked = ctx_.files.Exists(util::JoinPath(real, "Chart.lock")) ||
                       ctx_.files.Exists(util::JoinPath(real, "requirements.lock"));
