@@ -43,4 +43,9 @@ InputDigest DigestOf(const std::string& text, const std::string& reason);
 /// The digest of a helmfile manifest (helmfile_digest.cpp; see DigestInputs).
 InputDigest DigestHelmfile(const Manifest& m, const TazunaFile& file, RenderContext& ctx);
 
+/// The digest of a kustomize manifest (kustomize_digest.cpp; see DigestInputs): none, with a `reason` starting
+/// `kustomize: `, unless every field of every kustomization and plugin configuration it reaches is one kustomize
+/// v5 knows and every file they name is in the repository.
+InputDigest DigestKustomize(const Manifest& m, const TazunaFile& file, RenderContext& ctx);
+
 }  // namespace tazuna::manifest

@@ -1,14 +1,11 @@
 #include "manifest/input_digest.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <doctest/doctest.h>
 
-#include "fakes.hpp"
+#include "digest_tree.hpp"
 #include "manifest/render_cache.hpp"
-#include "util/file_reader.hpp"
 
 namespace tazuna::manifest {
 namespace {
@@ -17,16 +14,7 @@ namespace fs = std::filesystem;
 
 // A repository on disk (a git work tree) with a kustomize overlay over a base outside its folder, a helmfile
 // over a local chart with a values file, and kustomize and helm binaries on PATH; removed at the end.
-struct Repo {
-  fs::path root = fs::temp_directory_path() / ("tazuna-digest-" + std::to_string(::getpid()) + "-" +
-                                               std::to_string(reinterpret_cast<uintptr_t>(this)));
-  util::DiskFileReader files;
-  testing::FakeProcessRunner processes;
-  util::Environment env;
-  std::ostringstream log_stream;
-  util::Logger log{log_stream, 0};
-  RenderContext ctx{processes, files, env, log, nullptr, std::chrono::seconds(300), ""};
-  TazunaFile file;
+struct Repo : testing::DigestTree {
   Manifest kustomize, plain, hf;
 
   Repo() {
@@ -41,11 +29,8 @@ struct Repo {
     Write("repo/cm/charts/app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\n");
     Write("repo/cm/charts/app/templates/cm.yaml", "kind: ConfigMap\n");
     Write("repo/other/x.yaml", "a: b\n");
-    for (const char* tool : {"kustomize", "helm"}) {
-      Write(std::string("bin/") + tool, "\x7f" "ELF not really");
-      fs::permissions(root / "bin" / tool, fs::perms::owner_all);
-    }
-    env.Set("PATH", (root / "bin").string());
+    Tool("kustomize");
+    Tool("helm");
     file.dir = (root / "repo").string();
     kustomize.name = "apps";
     kustomize.type = "kustomize";
@@ -58,11 +43,6 @@ struct Repo {
     hf.path = "cm";
     ctx.plugin_version = "1.0.0 abc";
     ctx.default_kube_version = "v1.33.13";
-  }
-  ~Repo() { fs::remove_all(root); }
-  void Write(const std::string& rel, const std::string& text) {
-    fs::create_directories((root / rel).parent_path());
-    std::ofstream(root / rel, std::ios::trunc) << text;
   }
   InputDigest Digest(const Manifest& m) { return DigestInputs(m, file, ctx); }
 };
