@@ -48,11 +48,11 @@ std::vector<ChartText> ReleaseValues(const json& release, const HelmfileRun& run
   };
   const json values = release.value("values", json::array());
   for (const json& entry : values.is_array() ? values : json::array()) {
-    if (entry.is_string()) add_file(entry.get<std::string>(), util::JoinPath(run.dir, entry.get<std::string>()));
+    if (entry.is_string()) add_file(entry.get<std::string>(), util::CleanJoin(run.dir, entry.get<std::string>()));
     if (entry.is_object()) out.push_back({"inline values", entry.dump()});
   }
   for (const std::string& extra : run.options.extra_value_files) {
-    add_file(extra, util::JoinPath(run.tazuna.dir, extra));
+    add_file(extra, util::CleanJoin(run.tazuna.dir, extra));
   }
   if (release.contains("set")) out.push_back({"set", release["set"].dump()});
   return out;
@@ -247,7 +247,7 @@ InputDigest DigestHelmfile(const Manifest& m, const TazunaFile& file, RenderCont
   const std::string helm = ToolStamp("helm", ctx.env, reason), helmfile = ToolStamp("helmfile", ctx.env, reason);
   if (!reason.empty()) return {"", "helmfile: " + reason};
   if (helm.empty()) return {"", "helmfile: helm not found on PATH"};
-  util::Result<std::string> path = FindHelmfile(util::JoinPath(file.dir, m.path), ctx);
+  util::Result<std::string> path = FindHelmfile(util::CleanJoin(file.dir, m.path), ctx);
   if (!path) return {"", path.error().message};
   util::Result<json> vars = ResolveHelmfileVars(m.helmfile.vars, ctx);
   if (!vars) return {"", vars.error().message};

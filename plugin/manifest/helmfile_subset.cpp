@@ -70,7 +70,7 @@ util::Result<json> ReleaseValues(const json& release, const HelmfileRun& run, Re
         return NeedsHelmfile(run.file, util::StrCat("values template ", util::Quote(entry.get<std::string>())));
       }
       if (entry.is_string()) {
-        if (util::Status s = MergeValuesFile(util::JoinPath(run.dir, entry.get<std::string>()), merged, ctx); !s) return s.error();
+        if (util::Status s = MergeValuesFile(util::CleanJoin(run.dir, entry.get<std::string>()), merged, ctx); !s) return s.error();
       } else if (entry.is_object()) {
         MergeValues(merged, entry);
       } else if (!entry.is_null()) {
@@ -79,7 +79,7 @@ util::Result<json> ReleaseValues(const json& release, const HelmfileRun& run, Re
     }
   }
   for (const std::string& extra : run.options.extra_value_files) {
-    if (util::Status s = MergeValuesFile(util::JoinPath(run.tazuna.dir, extra), merged, ctx); !s) return s.error();
+    if (util::Status s = MergeValuesFile(util::CleanJoin(run.tazuna.dir, extra), merged, ctx); !s) return s.error();
   }
   return merged;
 }
@@ -124,7 +124,7 @@ std::vector<std::string> ChartArgs(const std::string& chart, const HelmfileRun& 
   if (slash != std::string::npos && repositories.contains(chart.substr(0, slash))) {
     return {chart.substr(slash + 1), "--repo", repositories[chart.substr(0, slash)].get<std::string>()};
   }
-  return {util::JoinPath(run.dir, chart)};
+  return {util::CleanJoin(run.dir, chart)};
 }
 
 util::Status CheckReleaseKeys(const json& release, const std::string& file) {

@@ -12,7 +12,7 @@ namespace tazuna::manifest {
 namespace {
 
 InputDigest ManifestFiles(const Manifest& m, const TazunaFile& file, RenderContext& ctx) {
-  const std::string path = util::JoinPath(file.dir, m.path);
+  const std::string path = util::CleanJoin(file.dir, m.path);
   std::set<std::string> paths;
   if (path.find_first_of("*?[") != std::string::npos) {
     auto matches = ctx.files.Glob(path);

@@ -15,21 +15,21 @@ struct InputDigest {
   /// it keys the user's own render cache but is not recorded in the cluster, where a reader of the state could
   /// test guesses of a value against it.
   bool private_inputs = false;
+  std::string covered = {};  ///< what the digest covers, for -v 2: renderers, options and files, without hashes or values
   bool cacheable() const { return !digest.empty(); }
 };
 
 /// The digest of everything Render(manifest, file, ctx) can read, such that an equal digest means an equal
-/// render: this plugin's version (RenderContext::plugin_version), the manifest's entry as loaded (after
-/// includes and -e), the renderer (the kustomize or kubectl binary it would run: path, size, modification
-/// time) and every file it can read, by content:
+/// render, or none (`reason`) unless every input is accounted for: an allowlist, never a list of dangers. It
+/// covers this plugin's version (RenderContext::plugin_version), the manifest's entry as loaded (after includes
+/// and -e), what the renderer binary is (ToolStamp: its content) and every file the render can read, by
+/// content, with paths resolved as the renderers resolve them (RealPath: lexically, then symlinks):
 ///  - manifests: the files its path (a file, a directory, a glob) names;
-///  - kustomize: every file under the kustomization's directory and under each local directory or file a
-///    kustomization (or a generator, transformer or validator file it names) refers to, followed to the end.
-/// Not provable, so always rendered (`reason` says why): a kustomize remote resource not pinned to a
-/// commit (`?ref=` of 40 hex digits), kustomize helmCharts (fetched charts), a path that leaves the
-/// repository (the git work tree of tazuna.yaml, else its directory), and the types that read more than
-/// files: helmfile (charts, repositories, environment), genesissecret (a provider's secrets), oras (a
-/// registry).
+///  - kustomize (DigestKustomize): every kustomization and configuration file read field by field against the
+///    fields kustomize knows; the files and directories they name, followed to the end;
+///  - helmfile (DigestHelmfile): the subset of helmfile this project reads itself, local charts whose
+///    templates call only pure functions (ImpureRenderReason), pinned remote charts.
+/// genesissecret (a provider's secrets) and oras (a registry) are always rendered.
 InputDigest DigestInputs(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx);
 
 }  // namespace tazuna::manifest

@@ -9,7 +9,7 @@ namespace {
 
 util::Result<Documents> RenderDocuments(const Manifest& m, const TazunaFile& file, RenderContext& ctx,
                                         std::vector<std::string>* sources) {
-  const std::string path = util::JoinPath(file.dir, m.path);
+  const std::string path = util::CleanJoin(file.dir, m.path);
   if (m.type == "manifests") return RenderManifestFiles(path, ctx, sources);
   if (m.type == "kustomize") return RenderKustomize(path, ctx);
   if (m.type == "helmfile") return RenderHelmfile(path, m.helmfile, file, ctx);

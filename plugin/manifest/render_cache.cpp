@@ -26,6 +26,11 @@ bool HoldsSecret(const RenderedManifest& r) {
   return std::any_of(r.objects.begin(), r.objects.end(), [](const nlohmann::json& o) { return util::IsSecret(o); });
 }
 
+bool ValidRecordName(const std::string& name) {
+  return !name.empty() && name.size() <= 128 &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+}
+
 bool ValidDigest(const std::string& digest) {
   return digest.size() == 64 && digest.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
@@ -102,12 +107,25 @@ std::optional<RenderedManifest> RenderCache::Load(const std::string& digest) con
   return r;
 }
 
-bool RenderCache::Store(const std::string& digest, const RenderedManifest& rendered) const {
-  if (!ValidDigest(digest) || HoldsSecret(rendered) || rendered.sources.size() != rendered.objects.size()) return false;
+std::optional<std::string> RenderCache::LoadRecord(const std::string& name) const {
+  if (!ValidRecordName(name) || !Private(dir_)) return std::nullopt;
+  return ReadPrivate(dir_ + "/" + name + ".txt");
+}
+
+bool RenderCache::StoreRecord(const std::string& name, const std::string& text) const {
+  return ValidRecordName(name) && MakeDir() && WritePrivate(dir_, dir_ + "/" + name + ".txt", text);
+}
+
+bool RenderCache::MakeDir() const {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   ::chmod(dir_.c_str(), 0700);
-  if (!Private(dir_)) return false;
+  return Private(dir_);
+}
+
+bool RenderCache::Store(const std::string& digest, const RenderedManifest& rendered) const {
+  if (!ValidDigest(digest) || HoldsSecret(rendered) || rendered.sources.size() != rendered.objects.size()) return false;
+  if (!MakeDir()) return false;
   std::string text;
   try {  // a file name that is not UTF-8 cannot be JSON: that render is just not kept
     text = nlohmann::json{{"name", rendered.name},

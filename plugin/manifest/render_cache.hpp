@@ -26,10 +26,14 @@ class RenderCache {
   /// Stores `rendered` under `digest` (written to a temporary file, then renamed into place); false when
   /// it was not stored (a Secret in it, or a write error).
   bool Store(const std::string& digest, const RenderedManifest& rendered) const;
-
+  /// A small record kept with the renders under `name` (letters, digits and `-`; ".txt" is added), with the
+  /// same privacy rules, never evicted: what a renderer binary is (ToolStamp), so it is hashed once per change.
+  std::optional<std::string> LoadRecord(const std::string& name) const;
+  bool StoreRecord(const std::string& name, const std::string& text) const;
 
  private:
   void Evict() const;
+  bool MakeDir() const;  ///< the render directory, made private; false when it is not
 
   std::string dir_;
   size_t max_bytes_;

@@ -68,6 +68,12 @@ std::string DirName(const std::string& path) {
   return path.substr(0, slash);
 }
 
+std::string CleanJoin(const std::string& base, const std::string& rel) {
+  std::string out = std::filesystem::path(JoinPath(base, rel)).lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out.empty() ? "." : out;
+}
+
 std::string JoinPath(const std::string& base, const std::string& rel) {
   if (rel.empty()) return base;
   if (rel.front() == '/' || base.empty()) return rel;

@@ -33,5 +33,10 @@ struct DiskFileReader : FileReader {
 std::string DirName(const std::string& path);
 /// Joins `base` and `rel` unless `rel` is absolute.
 std::string JoinPath(const std::string& base, const std::string& rel);
+/// JoinPath, then `.` and `..` removed lexically, as Go's filepath.Join: the path every Go renderer (kustomize,
+/// helm, helmfile, the Go tool) reads for `base` and `rel`, so `link/../x` is `x` even when `link` is a
+/// symlink. Readers of renderer inputs use it, so the digest of those inputs (manifest::RealPath) and the
+/// render read the same files.
+std::string CleanJoin(const std::string& base, const std::string& rel);
 
 }  // namespace tazuna::util

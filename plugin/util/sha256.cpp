@@ -1,5 +1,8 @@
 #include "util/sha256.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
 
 #include <sodium.h>
@@ -25,6 +28,22 @@ std::string Sha256Hex(std::string_view data) {
   unsigned char digest[crypto_hash_sha256_BYTES];
   // crypto_hash_sha256 needs no sodium_init(): it uses no randomness or CPU dispatch state.
   crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(data.data()), data.size());
+  return Hex(digest, sizeof digest);
+}
+
+std::string Sha256FdHex(int fd) {
+  crypto_hash_sha256_state st;
+  crypto_hash_sha256_init(&st);
+  std::string block(size_t{1} << 20, '\0');
+  for (;;) {
+    const ssize_t n = ::read(fd, block.data(), block.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return "";
+    if (n == 0) break;
+    crypto_hash_sha256_update(&st, reinterpret_cast<const unsigned char*>(block.data()), static_cast<size_t>(n));
+  }
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256_final(&st, digest);
   return Hex(digest, sizeof digest);
 }
 
