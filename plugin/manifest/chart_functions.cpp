@@ -80,6 +80,7 @@ struct TextCalls {
   std::string impure;
   bool tpl = false;
   std::string parse_error;
+  std::string built_tpl;  ///< why a tpl call renders text the template builds (only values and files are checked)
 };
 
 bool IsCall(const Node& command, std::string_view name) {
@@ -102,9 +103,46 @@ void VisitCommand(const Node& command, bool sorted, TextCalls& out) {
   }
 }
 
+bool PlainCommand(const Node& command);
+
+// Whether `n`, as the text tpl renders, is text as values or files hold it: a field, a variable, a constant
+// without an action, or a pipe of plain commands. Text the template builds (printf, cat, replace) could hold any
+// call, which no check of values and files sees.
+bool PlainText(const Node& n) {
+  switch (n.type) {
+    case NodeType::kField: case NodeType::kVariable: case NodeType::kChain: case NodeType::kDot: return true;
+    case NodeType::kString: return n.text.find("{{") == std::string::npos;
+    case NodeType::kPipe:
+      return std::all_of(n.nodes.begin(), n.nodes.end(), [](const auto& c) { return PlainCommand(*c); });
+    default: return false;
+  }
+}
+
+// A command that hands on values or files as they are: a field or method (.Files.Get "x"), or a function that
+// only re-encodes its argument, with plain operands.
+bool PlainCommand(const Node& command) {
+  static const std::set<std::string> kPassing = {"toYaml", "mustToYaml", "toYamlPretty", "toJson", "mustToJson",
+                                                 "toString", "default", "index"};
+  if (command.nodes.empty()) return false;
+  const Node& head = *command.nodes[0];
+  if (head.type == NodeType::kIdentifier && kPassing.count(head.text) == 0) return false;
+  return std::all_of(command.nodes.begin() + (head.type == NodeType::kIdentifier ? 1 : 0), command.nodes.end(),
+                     [](const auto& operand) { return PlainText(*operand); });
+}
+
+// A tpl call in `pipe` at `i` whose text is not plain (PlainText): its first argument, or, piped in, the commands
+// before it.
+void CheckTplText(const Node& pipe, size_t i, TextCalls& out) {
+  const Node& command = *pipe.nodes[i];
+  bool plain = command.nodes.size() >= 3 ? PlainText(*command.nodes[1]) : i > 0;
+  for (size_t j = 0; plain && command.nodes.size() < 3 && j < i; ++j) plain = PlainCommand(*pipe.nodes[j]);
+  if (!plain && out.built_tpl.empty()) out.built_tpl = "calls tpl on text the template builds";
+}
+
 // `sorted_last`: the pipe's result goes to sortAlpha.
 void VisitPipe(const Node& pipe, bool sorted_last, TextCalls& out) {
   for (size_t i = 0; i < pipe.nodes.size(); ++i) {
+    if (IsCall(*pipe.nodes[i], "tpl")) CheckTplText(pipe, i, out);
     const bool last = i + 1 == pipe.nodes.size();
     const bool sorted = last ? sorted_last : IsCall(*pipe.nodes[i + 1], "sortAlpha");  // keys $m | sortAlpha
     VisitCommand(*pipe.nodes[i], sorted, out);
@@ -266,6 +304,7 @@ std::string CheckTemplates(const std::vector<LocalChartFiles>& charts, const std
       if (!calls.impure.empty()) {
         return util::StrCat("chart ", name, " calls ", util::Quote(calls.impure), " in ", file->path);
       }
+      if (!calls.built_tpl.empty()) return util::StrCat("chart ", name, " ", calls.built_tpl, " in ", file->path);
       if (calls.tpl && tpl_chart == nullptr) tpl_chart = &chart;
     }
   }
@@ -296,6 +335,7 @@ std::string ImpureRenderReason(const std::vector<LocalChartFiles>& charts, const
       return util::StrCat(prefix, "a text it may render does not parse: ", calls.parse_error);
     }
     if (!calls.impure.empty()) return util::StrCat(prefix, text.path, " calls ", util::Quote(calls.impure));
+    if (!calls.built_tpl.empty()) return util::StrCat(prefix, text.path, " ", calls.built_tpl);
   }
   return "";
 }

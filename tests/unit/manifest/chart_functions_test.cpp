@@ -149,4 +149,22 @@ TEST_CASE("chart functions: tpl of a file .Files reads") {
         kTpl + "files/x calls \"now\"");
 }
 
+
+TEST_CASE("chart functions: tpl of text the template builds is refused, text from values and files is not") {
+  const std::string built = "chart \"app\" calls tpl on text the template builds in templates/cm.yaml";
+  // Text built in the template may hold any call, spelled so that no values string shows an action.
+  CHECK(Template("{{ tpl (printf \"{{ %s 8 }}\" .Values.fn) . }}") == built);
+  CHECK(Template("{{ tpl (cat \"{{\" .Values.fn \"}}\") . }}") == built);
+  CHECK(Template("{{ printf \"{{ %s }}\" .Values.fn | tpl . }}") == built);
+  CHECK(Template("{{ tpl \"{{ randAlphaNum 8 }}\" . }}") == built);
+  CHECK(Template("{{ tpl (.Values.a | replace \"x\" \"y\") . }}") == built);
+  // Values and files as they are, re-encoded, or through a variable bound from them.
+  CHECK(Template("{{ tpl .Values.a . }}{{ tpl (toYaml .Values.b) $ }}{{ .Values.c | toYaml | tpl $ }}") == "");
+  CHECK(Template("{{ range .Values.extra }}{{ tpl . $ }}{{ end }}{{ with .Values.d }}{{ tpl (default \"x\" .) $ }}{{ end }}") == "");
+  CHECK(Template("{{ tpl (.Files.Get \"files/a.conf\") . }}{{ $v := .Values.e }}{{ tpl $v . }}") == "");
+  // In a values string tpl renders, the same rule.
+  CHECK(Reason({{"templates/cm.yaml", "{{ tpl .Values.a . }}"}, {"values.yaml", "a: '{{ tpl (printf \"%s\" .Values.b) . }}'"}}) ==
+        kTpl + "values.yaml .a calls tpl on text the template builds");
+}
+
 }  // namespace tazuna::manifest
