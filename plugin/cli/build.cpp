@@ -44,8 +44,14 @@ util::Result<int> BuildOptions::Run(Context& ctx) {
   if (!selection) return selection.error();
   util::Logger log(ctx.err, connection.verbosity);
   const std::unique_ptr<Session> cluster = ReachableCluster(ctx, connection, log);
-  auto run = RenderSelection(ctx, *selection, log, cluster ? cluster->client.get() : nullptr, {!no_render_cache});
+  kube::Client* client = cluster ? cluster->client.get() : nullptr;
+  auto run = RenderSelection(ctx, *selection, log, client, {!no_render_cache});
   if (!run) return run.error();
+  if (VerifyRenderCache(verify_render_cache, ctx.env) && !no_render_cache) {
+    auto fresh = RenderSelection(ctx, *selection, log, client, {false, nullptr});
+    if (!fresh) return fresh.error();
+    if (auto st = CheckSkippedRenders(run->manifests, fresh->manifests, log); !st) return st.error();
+  }
   bool first = true;
   for (const auto& m : run->manifests) {
     for (const auto& d : m.objects) {
@@ -77,6 +83,7 @@ Command NewBuildCommand() {
     AddFileFlags(f, o->file, FileFlags::kAll);
     f.Bool(&o->show_secrets, "show-secrets", 0, "Print Secret values instead of ***.");
     AddRenderCacheFlag(f, o->no_render_cache);
+    AddVerifyRenderCacheFlag(f, o->verify_render_cache);
     AddConnectionFlags(f, o->connection);
   };
   c.run = RunOptions(o);

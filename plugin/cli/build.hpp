@@ -10,6 +10,7 @@ struct BuildOptions {
   FileOptions file;
   ConnectionOptions connection;  ///< the cluster whose capabilities charts render for, when it is reachable
   bool no_render_cache = false;  ///< --no-render-cache
+  bool verify_render_cache = false;  ///< --verify-render-cache (also TAZUNA_VERIFY_RENDER_CACHE=1)
   bool show_secrets = false;
 
   /// Nothing to resolve before Run.

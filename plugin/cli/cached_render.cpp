@@ -7,6 +7,11 @@
 
 namespace tazuna::cli {
 
+bool VerifyRenderCache(bool flag, const util::Environment& env) {
+  const std::string set = util::ToLower(env.GetOr("TAZUNA_VERIFY_RENDER_CACHE", ""));
+  return flag || set == "1" || set == "true";
+}
+
 util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, const manifest::TazunaFile& file,
                                                manifest::RenderContext& rc, const RenderOptions& options,
                                                const std::string& context_namespace) {
@@ -15,6 +20,7 @@ util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, cons
       options.use_cache ? manifest::DigestInputs(m, file, rc) : manifest::InputDigest{"", "--no-render-cache"};
   CachedRender out;
   const manifest::RenderCache cache(rc.cache_dir);
+  if (inputs.cacheable()) rc.log.Log(2, util::StrCat("manifest ", name, ": its digest covers ", inputs.covered));
   if (!inputs.cacheable()) {
     rc.log.Log(2, util::StrCat("manifest ", name, " is rendered every time: ", inputs.reason));
   } else if (inputs.private_inputs) {
@@ -36,6 +42,7 @@ util::Result<CachedRender> RenderThroughCaches(const manifest::Manifest& m, cons
     if (auto hit = cache.Load(inputs.digest); hit && hit->name == m.name) {
       rc.log.Log(2, util::StrCat("manifest ", name, " read from the render cache"));
       out.rendered = std::move(*hit);
+      out.cache_hit = true;
       return out;
     }
   }

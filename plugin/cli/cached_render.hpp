@@ -5,6 +5,7 @@
 #include <string>
 
 #include "manifest/render.hpp"
+#include "util/environment.hpp"
 #include "state/store/store.hpp"
 
 namespace tazuna::cli {
@@ -17,10 +18,14 @@ struct RenderOptions {
   const std::map<std::string, state::ManifestState>* states = nullptr;
 };
 
+/// `--verify-render-cache` (or TAZUNA_VERIFY_RENDER_CACHE=1 in the environment `env`).
+bool VerifyRenderCache(bool flag, const util::Environment& env);
+
 /// One manifest's render as the caches allow it.
 struct CachedRender {
   std::optional<manifest::RenderedManifest> rendered;  ///< empty: not rendered, the state stands for it
   std::string render_digest;  ///< state::RenderDigest of its inputs; empty when they cannot all be named
+  bool cache_hit = false;     ///< `rendered` was read from the render cache
 };
 
 /// Renders `m` unless its inputs (manifest::DigestInputs) are those of the render its state records, or of

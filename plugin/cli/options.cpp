@@ -43,6 +43,12 @@ void AddRenderCacheFlag(FlagSet& flags, bool& no_render_cache) {
              "Render every manifest: neither skip one whose inputs are unchanged nor read or write the render cache.");
 }
 
+void AddVerifyRenderCacheFlag(FlagSet& flags, bool& verify) {
+  flags.Bool(&verify, "verify-render-cache", 0,
+             "Also render every manifest the render caches would skip, and fail, naming the manifest, when a render "
+             "differs from what the skip would have answered (also TAZUNA_VERIFY_RENDER_CACHE=1).");
+}
+
 void AddOutputFlag(FlagSet& flags, std::string& output, const std::string& allowed) {
   flags.String(&output, "output", 'o', "Output format. One of: " + allowed + ".");
 }

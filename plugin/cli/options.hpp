@@ -35,6 +35,8 @@ void AddConnectionFlags(FlagSet& flags, ConnectionOptions& options);
 void AddFileFlags(FlagSet& flags, FileOptions& options, FileFlags which);
 /// `--no-render-cache`: render every manifest, reading and writing no render cache (cached_render.hpp).
 void AddRenderCacheFlag(FlagSet& flags, bool& no_render_cache);
+/// `--verify-render-cache`: render what the caches would skip as well, and fail when it differs (CheckSkippedRenders).
+void AddVerifyRenderCacheFlag(FlagSet& flags, bool& verify);
 /// `-o/--output` with the given default.
 void AddOutputFlag(FlagSet& flags, std::string& output, const std::string& allowed);
 /// `-o/--output` and `--no-headers`, for the commands that print tables.

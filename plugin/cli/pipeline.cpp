@@ -91,6 +91,7 @@ util::Result<state::DesiredManifest> Desire(const manifest::Manifest& m, CachedR
   state::DesiredManifest desired = state::Desire(std::move(*r.rendered), ids);
   desired.kind_scopes = state::KindScopes(desired, ids);
   desired.input_digest = r.render_digest;
+  desired.from_render_cache = r.cache_hit;
   return desired;
 }
 
@@ -180,6 +181,48 @@ util::Result<RenderedRun> RenderForCluster(Context& ctx, SelectedCluster& at, co
   if (!run) return run.error();
   if (auto st = state::CheckNamespaceFlag(run->manifests, connection.kube.namespace_name); !st) return st.error();
   return run;
+}
+
+namespace {
+
+// The first key whose hash differs between `was` and `now` ("" when none), both of one manifest.
+std::string FirstDifference(const state::DesiredManifest& was, const state::DesiredManifest& now) {
+  std::map<std::string, std::string> hashes;
+  for (const auto& d : now.objects) hashes[d.key_string] = d.hash;
+  for (const auto& d : was.objects) {
+    const auto it = hashes.find(d.key_string);
+    if (it == hashes.end()) return d.key_string + " is gone from the render";
+    if (it->second != d.hash) return d.key_string + " renders differently";
+    hashes.erase(it);
+  }
+  return hashes.empty() ? "" : hashes.begin()->first + " is new in the render";
+}
+
+}  // namespace
+
+util::Status CheckSkippedRenders(const std::vector<state::DesiredManifest>& cached,
+                                 const std::vector<state::DesiredManifest>& fresh, util::Logger& log) {
+  for (size_t i = 0; i < cached.size() && i < fresh.size(); ++i) {
+    const state::DesiredManifest& was = cached[i];
+    if (!was.from_state && !was.from_render_cache) continue;  // rendered: nothing was skipped
+    const std::string name = util::Quote(was.name);
+    for (const auto& d : fresh[i].objects) {
+      if (d.hash_state != state::HashState::kKnown) {
+        return util::MakeError(util::ErrorKind::kInternal,
+                               util::StrCat("cannot verify the render cache: manifest ", name, " holds ", d.key_string,
+                                            ", whose hash cannot be known here (its hash key is not readable)"));
+      }
+    }
+    if (const std::string diff = FirstDifference(was, fresh[i]); !diff.empty()) {
+      return util::MakeError(
+          util::ErrorKind::kInternal,
+          util::StrCat("render cache: manifest ", name, " was not rendered (", was.from_state ? "its state" : "the render cache",
+                       " stood for it), but rendering it now differs: ", diff,
+                       "; its digest missed an input (run with --no-render-cache, and report it)"));
+    }
+    log.Log(2, util::StrCat("manifest ", name, ": rendered again to verify the cache, the same"));
+  }
+  return util::Ok();
 }
 
 util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Context& ctx, const Selection& s,

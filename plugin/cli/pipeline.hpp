@@ -66,6 +66,14 @@ util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& selecti
 util::Result<RenderedRun> RenderForCluster(Context& ctx, SelectedCluster& at, const ConnectionOptions& connection,
                                            const RenderOptions& options);
 
+/// --verify-render-cache: each manifest of `cached` that was not rendered (its state's record or the render cache
+/// stood for it) against the same manifest rendered now (`fresh`, in the same order): the same keys with the
+/// same hashes, else kInternal naming the manifest and the first key that differs (the digest missed an input;
+/// nothing may be recorded from such a run). An object whose hash cannot be known now (a Secret whose hash key
+/// cannot be read) cannot be verified: refused too.
+util::Status CheckSkippedRenders(const std::vector<state::DesiredManifest>& cached,
+                                 const std::vector<state::DesiredManifest>& fresh, util::Logger& log);
+
 /// Where the objects of the manifests the selection leaves out are (identity -> manifest), so that
 /// a prune never deletes what another manifest of tazuna.yaml still renders. Error: the first render
 /// error (the caller then deletes nothing).

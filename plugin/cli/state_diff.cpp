@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
@@ -166,13 +167,23 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   const RenderOptions render{!no_render_cache, out_file.empty() ? &*states : nullptr};
   auto run = RenderForCluster(ctx, *at, connection, render);
   if (!run) return run.error();
-  if (state::AnySecret(run->manifests)) {
+  std::optional<RenderedRun> fresh;  // --verify-render-cache: every manifest rendered as well
+  if (VerifyRenderCache(verify_render_cache, ctx.env) && !no_render_cache) {
+    auto again = RenderForCluster(ctx, *at, connection, {false, nullptr});
+    if (!again) return again.error();
+    fresh = std::move(*again);
+  }
+  if (state::AnySecret(run->manifests) || (fresh && state::AnySecret(fresh->manifests))) {
     auto key = state::LoadSecretHashKey(client, state::CreateKey::kNo);
     if (!key) return key.error();
     if (key->status == state::SecretHashKey::Status::kUnreadable) {
       log.Warning(key->problem + ": Secret rows are shown as always-sync");
     }
     state::KeySecretHashes(run->manifests, *key);
+    if (fresh) state::KeySecretHashes(fresh->manifests, *key);
+  }
+  if (fresh) {
+    if (auto st = CheckSkippedRenders(run->manifests, fresh->manifests, log); !st) return st.error();
   }
   // Per object only for the rare pair of keys in two groups.
   auto inputs = state::PlanSyncFrom(client, std::move(run->manifests), std::move(*states), *run->identities);
@@ -246,6 +257,7 @@ Command NewStateDiffCommand() {
     f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);
+    AddVerifyRenderCacheFlag(f, o->verify_render_cache);
   };
   return RunsOverFleet(std::move(c), o, [o] {
     FleetRequest r = FleetRequestOf(*o, FleetMode::kParallel, {.noun = "change", .lines_are_rows = false});

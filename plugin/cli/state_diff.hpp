@@ -23,6 +23,7 @@ struct StateDiffResult {
 struct StateDiffOptions {
   ConnectionOptions connection;
   bool no_render_cache = false;  ///< --no-render-cache
+  bool verify_render_cache = false;  ///< --verify-render-cache (also TAZUNA_VERIFY_RENDER_CACHE=1)
   FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   FileOptions file;
   std::string output = "table";

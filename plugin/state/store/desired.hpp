@@ -46,6 +46,8 @@ struct DesiredManifest {
   /// Not rendered: its inputs are those of the render the state records, so `objects` stand for the state's
   /// entries (key, identity and hash; the object holds only apiVersion, kind and metadata name/namespace).
   bool from_state = false;
+  /// Not rendered: read back from the local render cache (manifest::RenderCache) under its inputs' digest.
+  bool from_render_cache = false;
 };
 
 /// Keys, identities and hashes the rendered objects of `rendered`.
