@@ -99,7 +99,8 @@ util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
     if (!st) break;
     if (e.type == state::ChangeType::kRemoved || e.object_index < 0) continue;
     for (const auto& d : desired) {
-      if (d.name != e.manifest) continue;
+      // A missing row of a manifest not rendered (its state stood for it) has no body to show.
+      if (d.name != e.manifest || (e.type == state::ChangeType::kMissing && d.from_state)) continue;
       st = WriteSides(takeover, e, d.objects[static_cast<size_t>(e.object_index)].object, origin_mark, live_dir,
                       merged_dir);
     }

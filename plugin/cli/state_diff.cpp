@@ -12,6 +12,7 @@
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
 #include "cli/takeover_flag.hpp"
+#include "state/apply/repair.hpp"
 #include "state/plan/plan.hpp"
 #include "state/plan/plan_file.hpp"
 #include "state/store/secret_key.hpp"
@@ -73,14 +74,24 @@ util::Status WriteWhole(const std::string& path, const std::string& text) {
   return util::Ok();
 }
 
-// Who owns the live objects: of added rows for -o wide, of every row for --out (the plan pins them).
-// One metadata-only LIST per kind and namespace; nothing read when neither is asked for.
-state::LiveRead ReadOwnersFor(const StateDiffOptions& o, kube::Client& client,
-                              const std::vector<state::SyncInput>& inputs, util::Logger& log) {
+// Who owns the live objects: of added rows for -o wide, of every row for --out (the plan pins them); with
+// --repair=missing whether the unchanged objects exist, those gone becoming `missing` rows (what a sync
+// repairs; no render is needed for that). One metadata-only LIST per kind and namespace; nothing read when
+// none of these is asked for.
+state::LiveRead ReadOwnersFor(const StateDiffOptions& o, kube::Client& client, std::vector<state::SyncInput>& inputs,
+                              util::Logger& log) {
   state::LiveRead live;
-  if (o.out_file.empty() && o.format != print::Format::kWide) return live;
-  const auto rows = o.out_file.empty() ? state::OwnerRows::kAdded : state::OwnerRows::kChanges;
-  live.owners = state::ReadLiveOwners(client, inputs, {rows, nullptr, &live.unknown}, log);
+  const bool repair = o.repair_mode == state::Repair::kMissing;
+  if (o.out_file.empty() && o.format != print::Format::kWide && !repair) return live;
+  const auto rows = !o.out_file.empty()                 ? state::OwnerRows::kChanges
+                    : o.format == print::Format::kWide ? state::OwnerRows::kAdded
+                                                        : state::OwnerRows::kNone;
+  std::set<state::ObjectIdentity> unchecked;
+  const auto unchanged = repair ? state::UnchangedObjects::kList : state::UnchangedObjects::kSkip;
+  live.owners = state::ReadLiveOwners(client, inputs, {rows, nullptr, &live.unknown, unchanged, &unchecked}, log);
+  if (!repair) return live;
+  state::AddMissingRows(inputs, live.owners, unchecked);
+  if (const std::string warning = state::UncheckedWarning(unchecked); !warning.empty()) log.Warning(warning);
   return live;
 }
 
@@ -125,6 +136,9 @@ util::Status StateDiffOptions::Complete(Context& ctx, const FlagSet&) {
   auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
   if (!managers) return managers.error();
   takeover = std::move(*managers);
+  auto repairs = state::ParseRepair(repair);
+  if (!repairs) return repairs.error();
+  repair_mode = *repairs;
   print::Renderers<StateDiffResult> renderers;
   renderers.machine = [](const StateDiffResult& r) {
     std::vector<nlohmann::json> items;
@@ -218,7 +232,9 @@ Command NewStateDiffCommand() {
   auto o = std::make_shared<StateDiffOptions>();
   Command c = Describe("state diff", "Show what changed between the recorded state and tazuna.yaml", LongDesc(R"(
       Render tazuna.yaml and compare each object's content hash with the state recorded in the cluster.
-      Changes are added, modified, removed and always-sync (genesissecret manifests).
+      Changes are added, modified, removed and always-sync (genesissecret manifests), and missing: an
+      object the state records as applied that is gone from the cluster, which state sync creates again
+      (--repair=none leaves these out).
 
       Exit status: 0 No differences were found. 1 Differences were found. >1 An error occurred.
       With --ignore-always-sync, always-sync rows alone exit 0 (a CI check for "clean").
@@ -255,6 +271,9 @@ Command NewStateDiffCommand() {
     f.Bool(&o->prune, "prune", 0, "With --out: the plan is for state sync --prune (also TAZUNA_STATE_SYNC_DELETE=true).");
     f.Bool(&o->allow_empty, "allow-empty", 0, "With --out: the plan is for state sync --allow-empty.");
     f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");
+    f.String(&o->repair, "repair", 0,
+             "missing: also show as missing the objects the state records as applied that are gone from the cluster "
+             "(state sync creates them again; one metadata-only LIST per kind and namespace); none: hashes only.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);
     AddVerifyRenderCacheFlag(f, o->verify_render_cache);

@@ -14,6 +14,7 @@
 #include "manifest/manifest.hpp"
 #include "state/store/lease.hpp"
 #include "state/apply/ownership.hpp"
+#include "state/apply/repair.hpp"
 #include "state/plan/plan.hpp"
 #include "state/store/secret_key.hpp"
 #include "util/profile.hpp"
@@ -87,6 +88,32 @@ util::Status CheckPlanUnderLock(const std::optional<state::Plan>& plan, kube::Cl
   return state::CheckPlan(*plan, now.inputs, now.live, revision_of);
 }
 
+// What a sync reads of the live objects, besides the rows' objects.
+struct LiveQuery {
+  bool planned = false;  ///< with --plan: the removed rows' objects too (the plan pins them)
+  state::Repair repair = state::Repair::kMissing;
+  const state::TakeoverManagers* takeover = nullptr;
+};
+
+// The live objects of the rows (ReadLiveOwners); with --repair=missing also of the unchanged objects, of
+// which those that are gone become `missing` rows (applied like added ones). An unchanged object whose
+// LIST could not answer stays unchanged, with a warning: a check that cannot answer does not act.
+state::LiveRead ReadLiveForSync(kube::Client& client, util::Logger& log, std::vector<state::SyncInput>& inputs,
+                                const LiveQuery& q) {
+  state::LiveRead live;
+  std::set<state::ObjectIdentity> unchecked;
+  const bool repair = q.repair == state::Repair::kMissing;
+  const state::OwnerQuery query{q.planned ? state::OwnerRows::kChanges : state::OwnerRows::kApplies, q.takeover,
+                                &live.unknown,
+                                repair ? state::UnchangedObjects::kList : state::UnchangedObjects::kSkip, &unchecked};
+  live.owners = state::ReadLiveOwners(client, inputs, query, log);
+  if (!repair) return live;
+  const size_t missing = state::AddMissingRows(inputs, live.owners, unchecked);
+  if (missing > 0) log.Log(1, util::StrCat("repair: ", missing, " recorded objects are gone and are applied again"));
+  if (const std::string warning = state::UncheckedWarning(unchecked); !warning.empty()) log.Warning(warning);
+  return live;
+}
+
 // What the revision of this sync records at its start.
 RevisionStart MakeRevisionStart(const StateSyncOptions& o, const Selection& selection, const state::SyncOptions& so,
                                 const std::string& lock_holder) {
@@ -158,6 +185,9 @@ util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
   auto grace = ParseStatusGrace(status_grace);
   if (!grace) return grace.error();
   status_grace_period = *grace;
+  auto repairs = state::ParseRepair(repair);
+  if (!repairs) return repairs.error();
+  repair_mode = *repairs;
   auto format = print::ParseFormat(output, {"table", "json", "yaml", "name"});
   if (!format) return format.error();
   printer = NewSyncReportPrinter(*format, SyncLineStyle{prune, DryRunStrategy(dry_run)});
@@ -273,12 +303,12 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   }
   if (so.dry_run == kube::DryRun::kNone) state::ConfirmContextNamespaces(client, *run->identities, *inputs, log);
   // Who owns what exists already: one metadata-only LIST per kind and namespace of the objects to apply
-  // (with --plan, of the objects to prune too). The plan is checked against this very read.
+  // (with --plan, of the objects to prune too; with --repair=missing, of the unchanged ones too, which are
+  // applied again where they are gone). The plan is checked against this very read.
   state::LiveRead live;
   {
     util::ProfileScope profiled(util::ProfilePhase::kOwners, util::ProfileClock::kProcess);
-    const auto rows = plan ? state::OwnerRows::kChanges : state::OwnerRows::kApplies;
-    live.owners = state::ReadLiveOwners(client, *inputs, {rows, &so.takeover, &live.unknown}, log);
+    live = ReadLiveForSync(client, log, *inputs, {plan.has_value(), repair_mode, &so.takeover});
   }
   if (auto st = CheckPlanUnderLock(plan, client, log, {*inputs, live}); !st) return st.error();
   if (plan) so.others.planned_uids = state::PlannedPruneUids(*inputs, live.owners);
@@ -341,6 +371,8 @@ Command NewStateSyncCommand() {
       waits after every manifest, helmfile `wait: true` after its manifest, --wait=false never. An object
       that fails or is not ready in time fails the sync and the layers after it are skipped. An object a
       wait finds gone is created again, except a Job whose content already ran (TTL, deleted after it ran).
+      Objects the state records as applied that are gone from the cluster (deleted by hand) are applied
+      again and printed as created (was missing); --repair=none turns this off.
       One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision
       (see state history); --plan applies a reviewed plan only if nothing moved since it was made, on the
       server, context namespace and flags it was made for.
@@ -357,6 +389,9 @@ Command NewStateSyncCommand() {
 
       # Wait until everything applied is ready, at most 10 minutes
       kubectl tazuna state sync --wait --timeout 10m
+
+      # Only what the content hashes say changed: do not recreate objects deleted by hand
+      kubectl tazuna state sync --repair=none
 
       # Apply exactly a reviewed plan
       kubectl tazuna state diff --out plan.json
@@ -390,6 +425,10 @@ Command NewStateSyncCommand() {
              "How long a wait lets a controller take to write the status of an object only a controller writes "
              "(a custom resource with a status subresource, a PodDisruptionBudget, a LoadBalancer Service) before "
              "it counts as ready with a warning (e.g. 30s; 0: at once). A manifest's statusGraceSeconds overrides it.");
+    f.String(&o->repair, "repair", 0,
+             "missing: also apply again, as created (was missing), objects the state records as applied that are "
+             "gone from the cluster (one metadata-only LIST per kind and namespace); none: act on content hashes "
+             "only.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddOutputFlag(f, o->output, "table, json, yaml, name");
     AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);

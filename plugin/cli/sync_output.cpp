@@ -80,6 +80,7 @@ nlohmann::json SyncReportList(const state::SyncReport& report) {
                         {"name", k.name}, {"hash", RowHash(r, k)}, {"result", state::VerbName(r.verb)}};
     if (r.verb == Verb::kFailed) j["error"] = ObjectErrorText(r.Error());
     if (!r.note.empty()) j["reason"] = r.note;
+    if (r.repair != state::Repair::kNone) j["repair"] = state::RepairName(r.repair);
     items.push_back(std::move(j));
   }
   return print::ListOf(std::move(items));

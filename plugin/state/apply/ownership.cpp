@@ -36,6 +36,7 @@ bool IsReserved(const ObjectIdentity& id) {
 namespace {
 
 bool Wanted(const DiffEntry& e, OwnerRows rows) {
+  if (rows == OwnerRows::kNone) return false;
   if (e.type == ChangeType::kRemoved) return rows == OwnerRows::kChanges && e.valid_key;
   return rows != OwnerRows::kAdded || e.type == ChangeType::kAdded;
 }
@@ -125,47 +126,77 @@ util::Result<std::optional<std::vector<json>>> ListOwners(kube::Client& client, 
   return std::optional<std::vector<json>>(std::move(*items));
 }
 
-// The identities wanted from each LIST: the objects of the `rows` of `inputs`.
-std::map<ListKey, std::set<ObjectIdentity>> ListsOf(const std::vector<SyncInput>& inputs, OwnerRows rows) {
-  std::map<ListKey, std::set<ObjectIdentity>> lists;
+// What one LIST is for: the objects of rows whose owner is read, and unchanged objects whose existence is.
+struct ListWant {
+  std::set<ObjectIdentity> rows;
+  std::set<ObjectIdentity> unchanged;
+  const ObjectIdentity& any() const { return rows.empty() ? *unchanged.begin() : *rows.begin(); }
+  bool Wants(const ObjectIdentity& id) const { return rows.count(id) > 0 || unchanged.count(id) > 0; }
+};
+
+// The identities wanted from each LIST: the objects of the `rows` of `inputs`, and with
+// UnchangedObjects::kList the rendered objects no diff row names.
+std::map<ListKey, ListWant> ListsOf(const std::vector<SyncInput>& inputs, const OwnerQuery& query) {
+  std::map<ListKey, ListWant> lists;
   for (const auto& in : inputs) {
+    std::vector<bool> touched(in.desired.objects.size(), false);
     for (const auto& e : in.diff) {
-      if (!Wanted(e, rows)) continue;
+      if (e.object_index >= 0) touched[static_cast<size_t>(e.object_index)] = true;
+      if (!Wanted(e, query.rows)) continue;
       // A removed row's object is listed through the version its stored key names (ListOwners falls back).
       const bool removed = e.type == ChangeType::kRemoved;
       const StateKey& key = removed ? e.parsed : in.desired.objects[static_cast<size_t>(e.object_index)].key;
-      lists[{key.ApiVersion(), key.kind, e.identity.namespace_name}].insert(e.identity);
+      lists[{key.ApiVersion(), key.kind, e.identity.namespace_name}].rows.insert(e.identity);
+    }
+    if (query.unchanged != UnchangedObjects::kList) continue;
+    for (size_t i = 0; i < in.desired.objects.size(); ++i) {
+      const DesiredObject& d = in.desired.objects[i];
+      if (!touched[i]) lists[{d.key.ApiVersion(), d.key.kind, d.identity.namespace_name}].unchanged.insert(d.identity);
     }
   }
   return lists;
+}
+
+// Why a LIST failed, for the one warning: what could not be checked for its objects.
+std::string ListFailure(const std::string& kind, const ListWant& want, const util::Error& error) {
+  const char* what = want.rows.empty() ? "that unchanged objects still exist (missing ones are not repaired)"
+                                       : "who owns existing objects";
+  return StrCat("cannot list ", kind, " to check ", what, ": ", error.message);
 }
 
 }  // namespace
 
 LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, const OwnerQuery& query,
                           util::Logger& log) {
-  const std::map<ListKey, std::set<ObjectIdentity>> lists = ListsOf(inputs, query.rows);
-  std::vector<const std::pair<const ListKey, std::set<ObjectIdentity>>*> order;
+  const std::map<ListKey, ListWant> lists = ListsOf(inputs, query);
+  std::vector<const std::pair<const ListKey, ListWant>*> order;
   for (const auto& entry : lists) order.push_back(&entry);
   LiveOwners out;
-  std::mutex mu;  // guards out and *query.unknown
+  std::mutex mu;  // guards out, *query.unknown and *query.unchecked
   std::vector<std::string> failed(order.size());  // why each LIST failed ("" if it did not)
   util::ParallelFor(order.size(), kListsAtOnce, [&](size_t i) {
     const auto& [list, wanted] = *order[i];
     const auto& [api_version, kind, ns] = list;
     auto listed = ListOwners(client, api_version, kind, ns);
     std::lock_guard<std::mutex> lock(mu);
+    // Unanswered (RBAC without list, a failing server, for unchanged objects an unserved kind): never taken
+    // as "nobody owns them" nor as "gone".
+    if ((!listed || !*listed) && query.unchecked != nullptr) {
+      query.unchecked->insert(wanted.unchanged.begin(), wanted.unchanged.end());
+    }
     if (!listed) {
-      // Unknown (RBAC without list, a failing server): never taken as "nobody owns them".
-      if (query.unknown != nullptr) query.unknown->insert(wanted.begin(), wanted.end());
-      failed[i] = StrCat("cannot list ", kind, " to check who owns existing objects: ", listed.error().message);
+      if (query.unknown != nullptr) query.unknown->insert(wanted.rows.begin(), wanted.rows.end());
+      failed[i] = ListFailure(kind, wanted, listed.error());
       return;
     }
     if (!*listed) return;
-    const ObjectIdentity& any = *wanted.begin();
+    const ObjectIdentity& any = wanted.any();
     for (const auto& item : **listed) {
       ObjectIdentity id{any.group, any.kind, any.namespace_name, util::MetaString(item, "name")};
-      if (wanted.count(id) > 0) out.emplace(std::move(id), OwnerOf(item, query.takeover));
+      if (!wanted.Wants(id)) continue;
+      // Only an object a row applies may have fields to take over: an unchanged one's LIST says it exists.
+      const TakeoverManagers* takeover = wanted.rows.count(id) > 0 ? query.takeover : nullptr;
+      out.emplace(std::move(id), OwnerOf(item, takeover));
     }
   });
   // One warning, the first failure in list order, says that owners could not all be read.

@@ -27,9 +27,13 @@ util::Status CheckNotReserved(const std::vector<DesiredManifest>& manifests);
 /// Whether `id` is one of tazuna's own objects in namespace `tazuna` (see CheckNotReserved).
 bool IsReserved(const ObjectIdentity& id);
 
-/// Which rows ReadLiveOwners looks at: added rows, every apply row (added, modified, always-sync), or
-/// those and the removed rows whose stored key names an object (what a plan pins, plan_file.hpp).
-enum class OwnerRows { kAdded, kApplies, kChanges };
+/// Which rows ReadLiveOwners looks at: none, added rows, every apply row (added, modified, always-sync,
+/// missing), or those and the removed rows whose stored key names an object (what a plan pins, plan_file.hpp).
+enum class OwnerRows { kNone, kAdded, kApplies, kChanges };
+
+/// Whether ReadLiveOwners also lists the rendered objects no diff row names (unchanged ones), so that
+/// AddMissingRows can tell which of them are gone (--repair=missing).
+enum class UnchangedObjects { kSkip, kList };
 
 /// What ReadLiveOwners reads.
 struct OwnerQuery {
@@ -37,8 +41,12 @@ struct OwnerQuery {
   /// When set, an object whose fields these managers share with tazuna keeps what the take-over of
   /// them needs (LiveOwner::takeover, from the same LIST).
   const TakeoverManagers* takeover = nullptr;
-  /// When set, receives the objects whose owner no LIST could read (see ReadLiveOwners).
+  /// When set, receives the objects of `rows` whose owner no LIST could read (see ReadLiveOwners).
   std::set<ObjectIdentity>* unknown = nullptr;
+  UnchangedObjects unchanged = UnchangedObjects::kSkip;
+  /// With UnchangedObjects::kList, when set: receives the unchanged objects whose existence no LIST could
+  /// tell (the LIST failed, or no version of the kind is served); they are neither seen nor known absent.
+  std::set<ObjectIdentity>* unchecked = nullptr;
 };
 
 /// Reads who owns the live objects of the rows of `inputs` the query names: one metadata-only LIST per
@@ -46,7 +54,9 @@ struct OwnerQuery {
 /// GET per object. Objects that do not exist are absent from the result. A kind no version of which is
 /// served yet (its CRD comes in this run) has no live objects. A LIST that fails otherwise (RBAC without
 /// list, a failing server) is logged once, and its objects go to `query.unknown`: their owner must be
-/// read before they are written (SyncEngine reads each one with a GET).
+/// read before they are written (SyncEngine reads each one with a GET). With UnchangedObjects::kList the
+/// same LISTs (one more per kind and namespace only unchanged objects have) also cover the unchanged
+/// objects: those that exist are in the result, those no LIST could answer for go to `query.unchecked`.
 LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& inputs, const OwnerQuery& query,
                           util::Logger& log);
 

@@ -17,6 +17,14 @@ const char* VerbName(Verb verb) {
   return "unknown";
 }
 
+const char* RepairName(Repair repair) {
+  switch (repair) {
+    case Repair::kNone: return "none";
+    case Repair::kMissing: return "missing";
+  }
+  return "unknown";
+}
+
 StateKey SyncResult::Parsed() const {
   auto parsed = ParseStateKey(key);
   return parsed ? *parsed : StateKey{};

@@ -17,6 +17,14 @@ const char* VerbName(Verb verb);
 /// A row that did not get applied as asked (failed, or a conflict): later layers and prune wait for none.
 inline bool IsFailure(Verb verb) { return verb == Verb::kFailed || verb == Verb::kConflict; }
 
+/// What a sync repairs besides hash differences (--repair), and what a row repaired.
+enum class Repair : uint8_t {
+  kNone,     ///< nothing: rows come from content hashes alone (and for a row: it repaired nothing)
+  kMissing,  ///< objects the state records as applied whose live object is gone are applied again
+};
+/// "none", "missing".
+const char* RepairName(Repair repair);
+
 /// Where an object applied with --take-ownership came from (another repository's manifest).
 struct TakenFrom {
   std::string manifest;
@@ -35,6 +43,7 @@ struct SyncResult {
   Verb verb = Verb::kUnchanged;
   bool forgettable = false;  ///< kept while its state entry stays: `state forget` is the way out
   bool refused = false;      ///< a prune refused for a reason that fails the run (empty render, ...)
+  Repair repair = Repair::kNone;  ///< kMissing: created again because its live object was gone ("was missing")
   std::unique_ptr<util::Error> error;  ///< for kFailed
   std::unique_ptr<TakenFrom> taken;    ///< set for objects applied with --take-ownership from another manifest
 

@@ -87,6 +87,11 @@ void SyncEngine::RecordApplied(Task& task, const kube::ApplyResult& applied, con
   } else if (!applied.created && live != nullptr && !live->manifest.empty() && live->manifest != e.manifest) {
     task.result.note = StrCat("moved from manifest ", util::Quote(live->manifest));
   }
+  // A missing row that someone made again meanwhile is configured or adopted as any other object.
+  if (e.type == ChangeType::kMissing && task.result.verb == Verb::kCreated) {
+    task.result.note = "was missing";
+    task.result.repair = Repair::kMissing;
+  }
 }
 
 void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {

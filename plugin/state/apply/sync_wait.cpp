@@ -272,7 +272,7 @@ void SyncEngine::ApplyMissing(PlannedWait& plan, size_t i, const LayerRun& run, 
   ++total_;
   ApplyOne(t, run.cp, again);
   w.reapplied = true;
-  if (t.result.verb == Verb::kCreated) t.result.note = "was missing";
+  if (t.result.verb == Verb::kCreated) t.result.note = "was missing", t.result.repair = Repair::kMissing;
   const bool applied = WasApplied(t.result.verb);
   out[RowOf(plan, i, out)] = std::move(t.result);
   if (!applied) {

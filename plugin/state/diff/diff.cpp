@@ -14,6 +14,7 @@ const char* ChangeTypeName(ChangeType type) {
     case ChangeType::kModified: return "modified";
     case ChangeType::kRemoved: return "removed";
     case ChangeType::kAlwaysSync: return "always-sync";
+    case ChangeType::kMissing: return "missing";
   }
   return "unknown";
 }

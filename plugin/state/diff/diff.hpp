@@ -9,10 +9,11 @@
 
 namespace tazuna::state {
 
-/// Change types, in their sort order.
-enum class ChangeType { kAdded = 0, kModified = 1, kRemoved = 2, kAlwaysSync = 3 };
+/// Change types, in their sort order. kMissing is no difference of hashes: an object the state records
+/// as applied, rendered unchanged, whose live object is gone (AddMissingRows, state/apply/repair.hpp).
+enum class ChangeType { kAdded = 0, kModified = 1, kRemoved = 2, kAlwaysSync = 3, kMissing = 4 };
 
-/// "added", "modified", "removed", "always-sync".
+/// "added", "modified", "removed", "always-sync", "missing".
 const char* ChangeTypeName(ChangeType type);
 
 /// One difference between the state and the render.
@@ -22,8 +23,8 @@ struct DiffEntry {
   std::string key;       ///< the state key to write (for removed: the stored one)
   StateKey parsed;       ///< `key` parsed
   std::string old_key;   ///< a stored key of the same object that `key` replaces (apiVersion or group moved)
-  std::string old_hash;  ///< modified, removed
-  std::string new_hash;  ///< added, modified, always-sync
+  std::string old_hash;  ///< modified, removed, missing
+  std::string new_hash;  ///< added, modified, always-sync, missing (then equal to old_hash)
   int object_index = -1; ///< index into DesiredManifest::objects (not for removed)
   ObjectIdentity identity;  ///< where the object is; for removed: where the stored key says it is
   bool valid_key = true;    ///< false: a stored key that does not parse or names no reachable object (never pruned)

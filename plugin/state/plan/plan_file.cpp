@@ -225,6 +225,22 @@ util::Status CheckLiveRow(const PlanRow& row, const PlanLive& now, const std::ve
   return Stale(StrCat(object, " changed owner since the plan (was ", OwnerText(was), "; now ", OwnerText(now), ")"));
 }
 
+// A missing row the plan does not show: its object went missing after the plan was made (or the plan was
+// made without --repair=missing). It is reported, not recreated: the reviewed plan did not say so.
+util::Status CheckNewlyMissing(const Plan& plan, const Plan& now) {
+  const std::string missing = ChangeTypeName(ChangeType::kMissing);
+  std::set<std::pair<std::string, std::string>> planned;
+  for (const auto& r : plan.changes) {
+    if (r.change == missing) planned.emplace(r.manifest, r.key);
+  }
+  for (const auto& r : now.changes) {
+    if (r.change == missing && planned.count({r.manifest, r.key}) == 0) {
+      return Stale(StrCat("object ", Describe(r.key), " was deleted since the plan (the plan does not recreate it)"));
+    }
+  }
+  return util::Ok();
+}
+
 // The rows of `plan` and of `inputs` are the same, in the same order (CheckPlan compared them first).
 util::Status CheckLive(const Plan& plan, const std::vector<SyncInput>& inputs, const LiveRead& live) {
   size_t i = 0;
@@ -351,6 +367,7 @@ util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, c
   if (auto st = CheckObjects(plan, inputs); !st) return st;
   // The rows first, as the diff printed them; then what each row's object is live.
   const Plan now = MakePlan(plan.selection, inputs, plan.created_at, {});
+  if (auto st = CheckNewlyMissing(plan, now); !st) return st;
   for (size_t i = 0; i < std::max(now.changes.size(), plan.changes.size()); ++i) {
     if (i < now.changes.size() && i < plan.changes.size() && SameChange(now.changes[i], plan.changes[i])) continue;
     const PlanRow& row = i < now.changes.size() ? now.changes[i] : plan.changes[i];

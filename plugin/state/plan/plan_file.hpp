@@ -110,7 +110,8 @@ struct LiveRead {
 /// rows, and each row's object still absent, or present with the same uid and owner. kConflict "plan is
 /// stale: ..." naming the first difference (a manifest whose state changed, with the revision that
 /// changed it; an object that renders differently, is no longer rendered, or was not planned; an object
-/// that appeared, disappeared, was made again or changed owner), kConflict "plan cannot be checked: ..."
+/// that appeared, disappeared, was made again or changed owner; a `missing` row the plan does not show:
+/// "object ... was deleted since the plan"), kConflict "plan cannot be checked: ..."
 /// when an object's owner could not be read, or kInput when an object's hash cannot vouch for it.
 util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, const LiveRead& live,
                        const RevisionOfManifest& revision_of);

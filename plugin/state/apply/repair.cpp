@@ -1,0 +1,84 @@
+#include "state/apply/repair.hpp"
+
+#include "state/diff/diff.hpp"
+#include "state/readiness/readiness.hpp"
+#include "util/strings.hpp"
+
+namespace tazuna::state {
+
+namespace {
+
+// The key `d`'s state records it under: its own, else one of the same group, version, kind and name with
+// its hash (Diff pairs keys that differ only in the namespace segment and keeps the stored one). Null
+// when none is recorded.
+const std::string* StoredKeyOf(const ManifestState& stored, const DesiredObject& d) {
+  if (const auto it = stored.entries.find(d.key_string); it != stored.entries.end()) return &it->first;
+  for (const auto& [key, hash] : stored.entries) {
+    const auto parsed = ParseStateKey(key);
+    if (!parsed || hash != d.hash) continue;
+    if (parsed->group == d.key.group && parsed->version == d.key.version && parsed->kind == d.key.kind &&
+        parsed->name == d.key.name) {
+      return &key;
+    }
+  }
+  return nullptr;
+}
+
+// Whether a gone object of `in` counts as done rather than missing: one that runs once and ran. A manifest
+// not rendered (from its state) has no Pod spec to tell: its Pods count as run once, the sync renders it.
+bool RunsOnce(const SyncInput& in, const DesiredObject& d) {
+  if (RunsToCompletion(d.key.group, d.key.kind, d.object)) return true;
+  return in.desired.from_state && d.key.group.empty() && d.key.kind == "Pod";
+}
+
+size_t AddMissing(SyncInput& in, const LiveOwners& live, const std::set<ObjectIdentity>& unchecked) {
+  std::vector<bool> touched(in.desired.objects.size(), false);
+  for (const auto& e : in.diff) {
+    if (e.object_index >= 0) touched[static_cast<size_t>(e.object_index)] = true;
+  }
+  size_t added = 0;
+  for (size_t i = 0; i < in.desired.objects.size(); ++i) {
+    const DesiredObject& d = in.desired.objects[i];
+    if (touched[i] || d.hash_state != HashState::kKnown || live.count(d.identity) > 0 ||
+        unchecked.count(d.identity) > 0 || RunsOnce(in, d)) {
+      continue;
+    }
+    const std::string* key = StoredKeyOf(in.stored, d);
+    if (key == nullptr) continue;  // not recorded: no row can say it was applied
+    const auto parsed = ParseStateKey(*key);
+    in.diff.push_back({in.desired.name, ChangeType::kMissing, *key, parsed ? *parsed : d.key, "", d.hash, d.hash,
+                       static_cast<int>(i), d.identity, true});
+    ++added;
+  }
+  if (added > 0) SortDiff(in.diff);
+  return added;
+}
+
+}  // namespace
+
+util::Result<Repair> ParseRepair(const std::string& text) {
+  if (text == "missing") return Repair::kMissing;
+  if (text == "none") return Repair::kNone;
+  return util::MakeError(util::ErrorKind::kUsage,
+                         "invalid --repair \"" + text + "\": must be \"missing\" or \"none\"");
+}
+
+size_t AddMissingRows(std::vector<SyncInput>& inputs, const LiveOwners& live, const std::set<ObjectIdentity>& unchecked) {
+  size_t added = 0;
+  for (auto& in : inputs) added += AddMissing(in, live, unchecked);
+  return added;
+}
+
+std::string UncheckedWarning(const std::set<ObjectIdentity>& unchecked) {
+  if (unchecked.empty()) return "";
+  const std::string first = unchecked.begin()->Describe();
+  if (unchecked.size() == 1) {
+    return util::StrCat("cannot check that unchanged object ", first, " still exists: it is reported unchanged and "
+                        "not recreated if missing (grant list on its kind to check it)");
+  }
+  return util::StrCat("cannot check that ", unchecked.size(), " unchanged objects still exist (first: ", first,
+                      "): they are reported unchanged and not recreated if missing (grant list on their kinds to "
+                      "check them)");
+}
+
+}  // namespace tazuna::state

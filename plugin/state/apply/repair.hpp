@@ -1,0 +1,30 @@
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "state/apply/result.hpp"
+#include "state/apply/sync_engine.hpp"
+#include "state/store/identity.hpp"
+#include "util/result.hpp"
+
+namespace tazuna::state {
+
+/// Parses --repair: "missing" (the default) or "none"; kUsage naming the allowed values otherwise.
+util::Result<Repair> ParseRepair(const std::string& text);
+
+/// For --repair=missing: adds to `inputs` a `missing` row (ChangeType::kMissing; the key its state records,
+/// old and new hash the recorded one) for every rendered object no diff row names, which its state records
+/// as applied with this content, whose live object is gone: absent from `live` (ReadLiveOwners with
+/// UnchangedObjects::kList) and not in `unchecked` (no LIST could tell; never taken as gone). An object
+/// that runs once (a Job, a Pod with restartPolicy Never or OnFailure) is done for its content once it
+/// ran and is gone (as the readiness wait counts it): never missing. Each manifest's rows are sorted again
+/// (SortDiff). Returns how many rows were added.
+size_t AddMissingRows(std::vector<SyncInput>& inputs, const LiveOwners& live, const std::set<ObjectIdentity>& unchecked);
+
+/// The warning for unchanged objects whose existence could not be checked ("" when there are none):
+/// how many, the first of them, and that they stay unchanged (not repaired if missing).
+std::string UncheckedWarning(const std::set<ObjectIdentity>& unchecked);
+
+}  // namespace tazuna::state
