@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "../../kube/fakes.hpp"
 #include "state/store/applyset.hpp"
 #include "state/diff/marks.hpp"
 
@@ -135,6 +136,53 @@ TEST_CASE("ownership: OwnerOf reads the uid, the marks and each field manager on
   CHECK(owner.tazuna_manager);
   CHECK(owner.managers == std::vector<std::string>{"tazuna", "kubectl-edit"});
   CHECK(OwnerOf(nlohmann::json::object()).uid.empty());
+}
+
+TEST_CASE("ownership: unchanged objects are listed once per kind and namespace; an unanswered LIST checks nothing") {
+  // Manifest "m": ConfigMap x/new added, x/a and x/b unchanged, y/c unchanged, Namespace x unchanged.
+  auto object = [](const std::string& key, const ObjectIdentity& id) {
+    DesiredObject d;
+    d.key = *ParseStateKey(key);
+    d.key_string = key;
+    d.identity = id;
+    return d;
+  };
+  const ObjectIdentity added{"", "ConfigMap", "x", "new"}, a{"", "ConfigMap", "x", "a"}, b{"", "ConfigMap", "x", "b"},
+      c{"", "ConfigMap", "y", "c"}, ns{"", "Namespace", "", "x"};
+  SyncInput in;
+  in.desired.name = "m";
+  in.desired.objects = {object("m//v1/Namespace/x", ns), object("m//v1/ConfigMap/x/new", added),
+                        object("m//v1/ConfigMap/x/a", a), object("m//v1/ConfigMap/x/b", b),
+                        object("m//v1/ConfigMap/y/c", c)};
+  in.diff = {{"m", ChangeType::kAdded, "m//v1/ConfigMap/x/new", in.desired.objects[1].key, "", "", "h", 1, added, true}};
+  const std::vector<SyncInput> inputs = {in};
+  const std::string list_x = R"({"kind":"PartialObjectMetadataList","metadata":{},"items":[)"
+                             R"({"metadata":{"name":"a","uid":"uid-a"}},{"metadata":{"name":"other","uid":"uid-o"}}]})";
+  const std::string forbidden = R"({"kind":"Status","status":"Failure","reason":"Forbidden","code":403,)"
+                                R"("message":"configmaps is forbidden: User u cannot list configmaps"})";
+  for (const auto unchanged : {UnchangedObjects::kSkip, UnchangedObjects::kList}) {
+    const bool listed = unchanged == UnchangedObjects::kList;
+    CAPTURE(listed);
+    kube::testing::FakeClient server;
+    server.transport.Add("GET /api/v1/namespaces/x/configmaps", 200, list_x);
+    server.transport.Add("GET /api/v1/namespaces/y/configmaps", 403, forbidden, {{"Content-Type", "application/json"}});
+    server.transport.Add("GET /api/v1/namespaces", 200, R"({"metadata":{},"items":[{"metadata":{"name":"x"}}]})");
+    std::set<ObjectIdentity> unknown, unchecked;
+    const LiveOwners live =
+        ReadLiveOwners(*server.client, inputs, {OwnerRows::kApplies, nullptr, &unknown, unchanged, &unchecked}, server.log);
+    int lists = 0;
+    for (const auto& r : server.transport.requests) lists += r.url.find("/api/v1/namespaces") != std::string::npos;
+    CHECK(lists == (listed ? 3 : 1));  // x's ConfigMaps serve the added row and the unchanged ones alike
+    CHECK(live.count(a) == (listed ? 1 : 0));
+    CHECK(live.count(b) == 0);  // listed and absent: gone
+    CHECK(live.count(ns) == (listed ? 1 : 0));
+    CHECK(unknown.empty());
+    CHECK(unchecked == (listed ? std::set<ObjectIdentity>{c} : std::set<ObjectIdentity>{}));
+    CHECK(server.err.str() ==
+          (listed ? "Warning: cannot list ConfigMap to check that unchanged objects still exist (missing ones are not "
+                    "repaired): configmaps is forbidden: User u cannot list configmaps\n"
+                  : ""));
+  }
 }
 
 }  // namespace tazuna::state
