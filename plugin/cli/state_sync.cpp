@@ -221,6 +221,14 @@ util::Status StateSyncOptions::Validate() const {
     return util::MakeError(util::ErrorKind::kUsage, "--history-limit must be between 1 and 1000");
   }
   if (!plan) return util::Ok();
+  const std::string missing = state::ChangeTypeName(state::ChangeType::kMissing);
+  const bool recreates = std::any_of(plan->changes.begin(), plan->changes.end(),
+                                     [&](const state::PlanRow& r) { return r.change == missing; });
+  if (recreates && repair_mode == state::Repair::kNone) {
+    return util::MakeError(util::ErrorKind::kUsage,
+                           util::StrCat("--plan ", plan_file, " recreates missing objects: it cannot be applied with "
+                                        "--repair=none"));
+  }
   const auto& g = given_selection;
   const auto& p = plan->selection;
   if (!state::SelectionAgrees(g, p)) {

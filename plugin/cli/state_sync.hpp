@@ -50,7 +50,8 @@ struct StateSyncOptions {
   /// the file's read or parse error.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// --dry-run is none or server (hinting at server for client/true), --concurrency 1..512,
-  /// --history-limit 1..1000, -e/-t/-m with --plan only when they agree with the plan's (-t, -m as sets); no I/O.
+  /// --history-limit 1..1000, -e/-t/-m with --plan only when they agree with the plan's (-t, -m as sets),
+  /// --repair=none only with a plan that recreates no missing object; no I/O.
   util::Status Validate() const;
   /// Renders, takes the sync lock and applies; kExitError when an object failed or a prune was refused.
   util::Result<int> Run(Context& ctx);

@@ -82,6 +82,9 @@ expect_eq "$(state_rv)" "$rv" "dry run writes no state"
 expect_rc 1 "state diff --out plan.json" kubectl tazuna state diff --out plan.json
 expect_eq "$(python3 -c 'import json,sys; print(sorted(r["key"].split("/")[3] for r in json.load(open("plan.json"))["changes"] if r["change"] == "missing"))')" \
   "['ClusterRole', 'ConfigMap', 'Widget']" "the plan holds the three missing rows"
+expect_rc 1 "a plan that recreates objects is refused with --repair=none" kubectl tazuna state sync --plan plan.json --repair=none
+expect_contains "$ERR" "error: --plan plan.json recreates missing objects: it cannot be applied with --repair=none" \
+  "--plan with --repair=none: the error says why"
 expect_rc 0 "state sync --plan recreates the missing objects" kubectl tazuna state sync --plan plan.json
 expect_contains "$OUT" "$cm_line created (was missing)" "plan: ConfigMap created (was missing)"
 expect_contains "$OUT" "$role_line created (was missing)" "plan: ClusterRole created (was missing)"
