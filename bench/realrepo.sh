@@ -138,7 +138,9 @@ if [ "${REALREPO_SMOKE:-0}" = 1 ]; then  # the repository renders, offline, with
   (cd "$R" && TAZUNA_VERIFY_RENDER_CACHE=1 tz build --kubeconfig /dev/null -v 2 > "$work/d" 2> "$work/log") ||
     { say "smoke: build --verify-render-cache failed: $(grep -v '^manifest\|^I' "$work/log" | tail -3)"; exit 1; }
   cmp -s "$work/a" "$work/d" || { say "smoke: the verified build differs"; exit 1; }
-  if grep 'rendered every time' "$work/log" >&2; then say "smoke: a manifest of the repository cannot be skipped"; exit 1; fi
+  if grep 'rendered every time' "$work/log" | grep -v ': --no-render-cache$' >&2; then  # (the verifying renders)
+    say "smoke: a manifest of the repository cannot be skipped"; exit 1
+  fi
   verified=$(grep -c 'rendered again to verify the cache, the same' "$work/log")
   [ "$verified" -ge 5 ] || { say "smoke: only $verified manifests read from the cache and verified"; exit 1; }
   say "smoke: $objects objects, the same with and without the render caches; $verified manifests verified"
