@@ -4,7 +4,6 @@
 // secrets, values templates) could read what no digest of files covers, so it is rendered every time.
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 
 #include "manifest/chart_functions.hpp"
 #include "manifest/digest_files.hpp"
@@ -17,13 +16,6 @@ namespace tazuna::manifest {
 namespace {
 
 using nlohmann::json;
-
-// An exact chart version: what a repository serves under it does not change, where a range (or none) picks the
-// newest chart the repository has today.
-bool ExactVersion(const std::string& version) {
-  static const std::regex kExact(R"(v?[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)");
-  return std::regex_match(version, kExact);
-}
 
 // Every file of the chart at `real`, named relative to it, for ImpureRenderReason; one that cannot be read is
 // left to WithFiles, which fails on it.
@@ -71,9 +63,9 @@ class HelmfileInputs {
 
  private:
   void Release(const json& release, const HelmfileRun& run, const json& repositories);
-  void Remote(const std::string& where, const std::string& chart, const std::string& version);
+  void Remote(const std::string& chart);
   void LocalChart(const std::string& path, int depth);
-  void Dependency(const json& dep, const std::string& chart, const std::string& dir, bool locked, int depth);
+  void Dependency(const json& dep, const std::string& chart, const std::string& dir, int depth);
   void Fail(std::string reason) {
     if (reason_.empty()) reason_ = "helmfile: " + std::move(reason);
   }
@@ -118,12 +110,12 @@ void HelmfileInputs::Release(const json& release, const HelmfileRun& run, const 
       }
     }
   }
-  const std::string chart = StringOf(release, "chart"), version = StringOf(release, "version");
+  const std::string chart = StringOf(release, "chart");
   const size_t slash = chart.find('/');
   if (util::StartsWith(chart, "oci://")) {
-    Remote("oci", chart, version);
+    Remote(chart);
   } else if (slash != std::string::npos && repositories.contains(chart.substr(0, slash))) {
-    Remote(repositories[chart.substr(0, slash)].get<std::string>(), chart, version);
+    Remote(chart);
   } else {
     LocalChart(util::JoinPath(run.dir, chart), 0);
     // Charts of earlier releases too: a chart read before is not read again, and checking more only costs renders.
@@ -139,17 +131,14 @@ void HelmfileInputs::Release(const json& release, const HelmfileRun& run, const 
   }
 }
 
-void HelmfileInputs::Remote(const std::string& where, const std::string& chart, const std::string& version) {
-  if (!ExactVersion(version)) {
-    return Fail(util::StrCat("chart ", util::Quote(chart), " has no exact version (", util::Quote(version),
-                             "): the repository may serve another chart"));
-  }
-  lines_ += util::StrCat("chart ", where, " ", chart, " ", version, "\n");
+// A chart from a repository (even at an exact version) or oci://: its templates are not read without fetching it,
+// so a random value or a certificate it makes would be a stale answer. Vendor it into the repository to skip it.
+void HelmfileInputs::Remote(const std::string& chart) {
+  Fail(util::StrCat("chart ", util::Quote(chart), " comes from a repository: its templates are not read by the digest"));
 }
 
 // A chart in the repository: every file of it (by content, and as texts for ImpureRenderReason), and the local
-// charts its dependencies name (file://); a dependency fetched from a repository must be pinned (Chart.lock, or an
-// exact version).
+// charts its dependencies name (file://); a dependency fetched from a repository renders every time.
 void HelmfileInputs::LocalChart(const std::string& path, int depth) {
   const std::string real = RealPath(path);
   if (real.empty()) return Fail(util::StrCat("chart ", util::Quote(path), " names nothing here or in a repository"));
@@ -161,9 +150,7 @@ void HelmfileInputs::LocalChart(const std::string& path, int depth) {
   if (dirs_.count(real) > 0) return;
   Dir(real, "chart");
   charts_.push_back(ReadChart(path, real, ctx_.files));
-  // Dependencies: in Chart.yaml (apiVersion v2) or requirements.yaml (v1), pinned by Chart.lock or requirements.lock.
-  const bool locked = ctx_.files.Exists(util::JoinPath(real, "Chart.lock")) ||
-                      ctx_.files.Exists(util::JoinPath(real, "requirements.lock"));
+  // Dependencies: in Chart.yaml (apiVersion v2) or requirements.yaml (v1).
   for (const char* name : {"Chart.yaml", "requirements.yaml"}) {
     auto text = ctx_.files.ReadFile(util::JoinPath(real, name));
     if (!text) continue;  // helm says what is wrong with a chart without Chart.yaml
@@ -172,19 +159,18 @@ void HelmfileInputs::LocalChart(const std::string& path, int depth) {
     util::Result<json> doc = util::ParseYamlDocument(*text, options);
     if (!doc || !(doc->is_object() || doc->is_null())) return Fail(util::Quote(options.source_name) + " does not parse");
     const json deps = doc->is_object() ? doc->value("dependencies", json::array()) : json::array();
-    for (const json& dep : deps.is_array() ? deps : json::array()) Dependency(dep, path, real, locked, depth);
+    for (const json& dep : deps.is_array() ? deps : json::array()) Dependency(dep, path, real, depth);
   }
 }
 
-void HelmfileInputs::Dependency(const json& dep, const std::string& chart, const std::string& dir, bool locked,
-                                int depth) {
+void HelmfileInputs::Dependency(const json& dep, const std::string& chart, const std::string& dir, int depth) {
   if (!dep.is_object()) return;
   const std::string repository = StringOf(dep, "repository");
   if (util::StartsWith(repository, "file://")) {
     LocalChart(util::JoinPath(dir, repository.substr(7)), depth + 1);
-  } else if (!repository.empty() && !locked && !ExactVersion(StringOf(dep, "version"))) {
+  } else if (!repository.empty()) {  // fetched by helm dependency build, as an archive the digest does not open
     Fail(util::StrCat("chart ", util::Quote(chart), " depends on ", util::Quote(StringOf(dep, "name")),
-                      " without a lock file or an exact version"));
+                      " from a repository: its templates are not read by the digest"));
   }
 }
 
