@@ -75,16 +75,72 @@ constexpr std::string_view kImpure[] = {
 bool Pure(std::string_view name) { return std::find(std::begin(kPure), std::end(kPure), name) != std::end(kPure); }
 
 // What parsing a text found: the first function off the allowlist it calls, whether it calls tpl, or why it
-// does not parse.
+// does not parse; and, for tpl, where its text may come from.
 struct TextCalls {
   std::string impure;
   bool tpl = false;
   std::string parse_error;
   std::string built_tpl;  ///< why a tpl call renders text the template builds (only values and files are checked)
+  std::string mutates;    ///< a call that puts built text into a map (set, merge): a field may then hold it
+  // Where text is as values and files hold it, while walking: dot and $ (both are whatever the caller passes in a
+  // define, and dot is what range or with iterates), and variables some assignment gives anything else.
+  bool dot_plain = true;
+  bool root_plain = true;
+  std::set<std::string> tainted;
 };
 
 bool IsCall(const Node& command, std::string_view name) {
   return !command.nodes.empty() && command.nodes[0]->type == NodeType::kIdentifier && command.nodes[0]->text == name;
+}
+
+bool PlainCommand(const Node& command, const TextCalls& at);
+
+// Whether `n`, as the text tpl renders, is text as values or files hold it: a field of a plain dot, a variable
+// that only ever holds such text, a constant without an action, or a pipe of plain commands. Text the template
+// builds (printf, cat, replace, include) could hold any call, which no check of values and files sees.
+bool PlainText(const Node& n, const TextCalls& at) {
+  switch (n.type) {
+    case NodeType::kField: case NodeType::kDot: return at.dot_plain;
+    case NodeType::kVariable: return n.ident.empty() || (n.ident[0] == "$" ? at.root_plain : at.tainted.count(n.ident[0]) == 0);
+    case NodeType::kChain: return n.pipe != nullptr && PlainText(*n.pipe, at);
+    case NodeType::kString: return n.text.find("{{") == std::string::npos;
+    case NodeType::kNumber: case NodeType::kBool: case NodeType::kNil: return true;
+    case NodeType::kPipe:
+      return std::all_of(n.nodes.begin(), n.nodes.end(), [&at](const auto& c) { return PlainCommand(*c, at); });
+    default: return false;
+  }
+}
+
+// A command that hands on values or files as they are: a field or method (.Files.Get "x"), or a function that
+// only re-encodes its argument, with plain operands.
+bool PlainCommand(const Node& command, const TextCalls& at) {
+  static const std::set<std::string> kPassing = {"toYaml", "mustToYaml", "toYamlPretty", "toJson", "mustToJson",
+                                                 "toString", "default", "index"};
+  if (command.nodes.empty()) return false;
+  const Node& head = *command.nodes[0];
+  if (head.type == NodeType::kIdentifier && kPassing.count(head.text) == 0) return false;
+  return std::all_of(command.nodes.begin() + (head.type == NodeType::kIdentifier ? 1 : 0), command.nodes.end(),
+                     [&at](const auto& operand) { return PlainText(*operand, at); });
+}
+
+// A tpl call in `pipe` at `i` whose text is not plain (PlainText): its first argument, or, piped in, the commands
+// before it.
+void CheckTplText(const Node& pipe, size_t i, TextCalls& out) {
+  const Node& command = *pipe.nodes[i];
+  bool plain = command.nodes.size() >= 3 ? PlainText(*command.nodes[1], out) : i > 0;
+  for (size_t j = 0; plain && command.nodes.size() < 3 && j < i; ++j) plain = PlainCommand(*pipe.nodes[j], out);
+  if (!plain && out.built_tpl.empty()) out.built_tpl = "calls tpl on text the template builds";
+}
+
+// set, unset and the merges change a map in place: with an operand that is not plain, a field read later (even of
+// .Values) may hold built text.
+void CheckMutation(const Node& command, TextCalls& out) {
+  for (const char* name : {"set", "unset", "merge", "mergeOverwrite", "mustMerge", "mustMergeOverwrite"}) {
+    if (!IsCall(command, name) || !out.mutates.empty()) continue;
+    for (size_t i = 1; i < command.nodes.size(); ++i) {
+      if (!PlainText(*command.nodes[i], out)) out.mutates = name;
+    }
+  }
 }
 
 void Visit(const Node* n, TextCalls& out);
@@ -92,6 +148,7 @@ void VisitPipe(const Node& pipe, bool sorted_last, TextCalls& out);
 
 // `sorted`: the command's result goes to sortAlpha, which undoes Go's random map order of keys and values.
 void VisitCommand(const Node& command, bool sorted, TextCalls& out) {
+  CheckMutation(command, out);
   const bool map_order = IsCall(command, "keys") || IsCall(command, "values");
   for (size_t i = map_order && sorted ? 1 : 0; i < command.nodes.size(); ++i) {
     const Node& operand = *command.nodes[i];
@@ -103,44 +160,13 @@ void VisitCommand(const Node& command, bool sorted, TextCalls& out) {
   }
 }
 
-bool PlainCommand(const Node& command);
-
-// Whether `n`, as the text tpl renders, is text as values or files hold it: a field, a variable, a constant
-// without an action, or a pipe of plain commands. Text the template builds (printf, cat, replace) could hold any
-// call, which no check of values and files sees.
-bool PlainText(const Node& n) {
-  switch (n.type) {
-    case NodeType::kField: case NodeType::kVariable: case NodeType::kChain: case NodeType::kDot: return true;
-    case NodeType::kString: return n.text.find("{{") == std::string::npos;
-    case NodeType::kPipe:
-      return std::all_of(n.nodes.begin(), n.nodes.end(), [](const auto& c) { return PlainCommand(*c); });
-    default: return false;
-  }
-}
-
-// A command that hands on values or files as they are: a field or method (.Files.Get "x"), or a function that
-// only re-encodes its argument, with plain operands.
-bool PlainCommand(const Node& command) {
-  static const std::set<std::string> kPassing = {"toYaml", "mustToYaml", "toYamlPretty", "toJson", "mustToJson",
-                                                 "toString", "default", "index"};
-  if (command.nodes.empty()) return false;
-  const Node& head = *command.nodes[0];
-  if (head.type == NodeType::kIdentifier && kPassing.count(head.text) == 0) return false;
-  return std::all_of(command.nodes.begin() + (head.type == NodeType::kIdentifier ? 1 : 0), command.nodes.end(),
-                     [](const auto& operand) { return PlainText(*operand); });
-}
-
-// A tpl call in `pipe` at `i` whose text is not plain (PlainText): its first argument, or, piped in, the commands
-// before it.
-void CheckTplText(const Node& pipe, size_t i, TextCalls& out) {
-  const Node& command = *pipe.nodes[i];
-  bool plain = command.nodes.size() >= 3 ? PlainText(*command.nodes[1]) : i > 0;
-  for (size_t j = 0; plain && command.nodes.size() < 3 && j < i; ++j) plain = PlainCommand(*pipe.nodes[j]);
-  if (!plain && out.built_tpl.empty()) out.built_tpl = "calls tpl on text the template builds";
-}
-
-// `sorted_last`: the pipe's result goes to sortAlpha.
+// `sorted_last`: the pipe's result goes to sortAlpha. Variables it declares or assigns hold what it gives.
 void VisitPipe(const Node& pipe, bool sorted_last, TextCalls& out) {
+  if (!PlainText(pipe, out)) {
+    for (const auto& var : pipe.decl) {
+      if (!var->ident.empty()) out.tainted.insert(var->ident[0]);
+    }
+  }
   for (size_t i = 0; i < pipe.nodes.size(); ++i) {
     if (IsCall(*pipe.nodes[i], "tpl")) CheckTplText(pipe, i, out);
     const bool last = i + 1 == pipe.nodes.size();
@@ -164,7 +190,13 @@ void Visit(const Node* n, TextCalls& out) {
   }
   for (const auto& child : n->nodes) Visit(child.get(), out);
   Visit(n->pipe.get(), out);
+  // range and with set dot to what their pipe gives: plain only when that is.
+  const bool dot = out.dot_plain;
+  if (n->type == NodeType::kRange || n->type == NodeType::kWith) {
+    out.dot_plain = dot && n->pipe != nullptr && PlainText(*n->pipe, out);
+  }
   Visit(n->list.get(), out);
+  out.dot_plain = dot;
   Visit(n->else_list.get(), out);
 }
 
@@ -175,7 +207,14 @@ TextCalls Calls(const ChartText& text, const std::set<std::string>& functions) {
     out.parse_error = trees.error().message;
     return out;
   }
-  for (const auto& [name, root] : *trees) Visit(root.get(), out);
+  // Until no more variables turn out to hold built text (one may be given another declared after it in a loop).
+  for (size_t tainted = SIZE_MAX; tainted != out.tainted.size();) {
+    tainted = out.tainted.size();
+    for (const auto& [name, root] : *trees) {
+      out.dot_plain = out.root_plain = name == text.path;  // a define's dot and $ are what its caller passes
+      Visit(root.get(), out);
+    }
+  }
   return out;
 }
 
@@ -187,7 +226,8 @@ struct IgnoreRule {
   bool base_only = false;
 };
 
-// The rules of the chart's .helmignore, or none when one is beyond a plain glob (a negation, "**"): then every
+// The rules of the chart's .helmignore, or none when one is beyond a plain glob (a negation, "**", brackets,
+// escapes): then every
 // file is checked, and checking a file helm skips costs a render, never a stale one.
 std::vector<IgnoreRule> IgnoreRules(const LocalChartFiles& chart) {
   const auto file = std::find_if(chart.files.begin(), chart.files.end(),
@@ -198,7 +238,9 @@ std::vector<IgnoreRule> IgnoreRules(const LocalChartFiles& chart) {
     if (util::StartsWith(line, "\xEF\xBB\xBF")) line.erase(0, 3);
     line = std::string(util::Trim(line));
     if (line.empty() || line[0] == '#') continue;
-    if (line[0] == '!' || line.find("**") != std::string::npos) return {};
+    // Go's filepath.Match, which helm uses, and fnmatch differ on brackets ([!a] negates only in fnmatch) and
+    // escapes: such a rule is beyond a plain glob too.
+    if (line[0] == '!' || line.find_first_of("[\\") != std::string::npos || line.find("**") != std::string::npos) return {};
     IgnoreRule rule;
     rule.dir_only = util::EndsWith(line, "/");
     if (rule.dir_only) line.pop_back();
@@ -291,6 +333,7 @@ std::set<std::string> HelmFunctions() {
 // The templates of every chart: the first reason, and the chart calling tpl (null when none does).
 std::string CheckTemplates(const std::vector<LocalChartFiles>& charts, const std::set<std::string>& functions,
                            const LocalChartFiles*& tpl_chart) {
+  std::string mutation;
   for (const LocalChartFiles& chart : charts) {
     const std::string name = util::Quote(chart.name);
     for (const auto& [file, part] : Loaded(chart)) {
@@ -306,9 +349,13 @@ std::string CheckTemplates(const std::vector<LocalChartFiles>& charts, const std
       }
       if (!calls.built_tpl.empty()) return util::StrCat("chart ", name, " ", calls.built_tpl, " in ", file->path);
       if (calls.tpl && tpl_chart == nullptr) tpl_chart = &chart;
+      if (!calls.mutates.empty() && mutation.empty()) {
+        mutation = util::StrCat("chart ", name, " calls tpl, and ", util::Quote(calls.mutates), " in ", file->path,
+                                " puts text the template builds into a map tpl may read");
+      }
     }
   }
-  return "";
+  return tpl_chart != nullptr ? mutation : "";
 }
 
 }  // namespace

@@ -167,4 +167,25 @@ TEST_CASE("chart functions: tpl of text the template builds is refused, text fro
         kTpl + "values.yaml .a calls tpl on text the template builds");
 }
 
+
+TEST_CASE("chart functions: where tpl's text comes from is followed through variables, dot, defines and maps") {
+  const std::string built = "chart \"app\" calls tpl on text the template builds in templates/cm.yaml";
+  // Built text reaching tpl through a variable, a chain, a define's dot, range over built data.
+  CHECK(Template("{{ $t := printf \"{{ %s }}\" \"now\" }}{{ tpl $t . }}") == built);
+  CHECK(Template("{{ $t := .Values.a }}{{ $t = printf \"{{ now }}\" }}{{ tpl $t . }}") == built);
+  CHECK(Template("{{ $u := include \"x\" . }}{{ $t := $u }}{{ tpl $t . }}") == built);
+  CHECK(Template("{{ tpl (dict \"t\" (printf \"{{ %s }}\" \"now\")).t . }}") == built);
+  CHECK(Template("{{ $c := .Files.Get \"c.yaml\" | fromYaml }}{{ tpl $c.t . }}") == built);
+  CHECK(Template("{{ range (list (printf \"{{ now }}\")) }}{{ tpl . $ }}{{ end }}") == built);
+  CHECK(Template("{{ with printf \"{{ now }}\" }}{{ tpl . $ }}{{ end }}") == built);
+  CHECK(Template("{{ define \"t\" }}{{ tpl . $ }}{{ end }}{{ include \"t\" (printf \"{{ now }}\") }}") == built);
+  // A map changed at render time with built text: any field may hold it.
+  CHECK(Template("{{ $_ := set .Values \"t\" (printf \"{{ %s }}\" \"now\") }}{{ tpl .Values.t . }}") ==
+        "chart \"app\" calls tpl, and \"set\" in templates/cm.yaml puts text the template builds into a map tpl may read");
+  // Values as they are: ranged over, bound, set from values (cert-manager's chart does all three).
+  CHECK(Template("{{ range .Values.extra }}{{ tpl . $ }}{{ end }}{{ range $k, $v := .Values.m }}{{ tpl $v $ }}{{ end }}") == "");
+  CHECK(Template("{{ $c := .Values.config }}{{ $_ := set $c \"kind\" (default \"K\" $c.kind) }}{{ tpl (toYaml $c) $ }}") == "");
+  CHECK(Template("{{ define \"t\" }}{{ printf \"%s\" . }}{{ end }}{{ tpl .Values.a . }}") == "");
+}
+
 }  // namespace tazuna::manifest
