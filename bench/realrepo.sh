@@ -70,6 +70,9 @@ say "repository: $(du -sh "$R" | cut -f1), $(find "$R" -type f | wc -l) files"
 # ---------------------------------------------------------------- timing
 export PATH="$(dirname "$("$repo_dir/scripts/lib/install-helm")"):$PATH"
 export PATH="$(dirname "$("$repo_dir/scripts/lib/install-helmfile")"):$PATH"
+# A real kubectl for `kubectl kustomize` (the control plane's): a version dispatcher (Google Cloud SDK's kubectl) picks
+# another kubectl per cluster, so the render digest refuses it and every kustomize manifest would render.
+export PATH="${TAZUNA_K8S_BIN_DIR:-$HOME/.cache/kubectl-tazuna/k8s-1.33.13}:$PATH"
 # The plugin's render cache starts empty (its own XDG_CACHE_HOME; tools and control plane use the usual one).
 tz() { XDG_CACHE_HOME=$work/cache "$tazuna" "$@"; }
 declare -A times=()

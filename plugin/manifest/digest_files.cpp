@@ -53,14 +53,21 @@ std::string Fingerprint(const struct stat& st) {
                       " ", st.st_ctim.tv_sec, ".", st.st_ctim.tv_nsec);
 }
 
-// helmfile's version (`helmfile --version`: "helmfile version v1.8.0"): 0.x renders a plain helmfile.yaml as a
-// template, 1.x as YAML, so the digest of its state depends on which one runs.
-std::string HelmfileVersion(const std::string& real, const util::Environment& env) {
+// What a renderer says it is, for the two whose behaviour its content does not tell: helmfile (`--version`,
+// "helmfile version v1.8.0": 0.x renders a plain helmfile.yaml as a template, 1.x as YAML) and kubectl
+// (`version --client`: Google Cloud SDK's dispatcher says "-dispatcher" and runs another kubectl, with another
+// kustomize, chosen by the cluster's version). "" for the others, and when it does not answer.
+std::string SaidVersion(const std::string& real, const std::string& name, const util::Environment& env) {
+  std::vector<std::string> argv;
+  if (name == "helmfile") argv = {real, "--version"};
+  if (name == "kubectl") argv = {real, "version", "--client"};
+  if (argv.empty()) return "";
   util::RealProcessRunner runner;
-  util::ProcessRequest request{{real, "--version"}, "", env.vars(), "", std::chrono::seconds(20), false};
+  util::ProcessRequest request{argv, "", env.vars(), "", std::chrono::seconds(20), false};
   util::Result<util::ProcessResult> ran = runner.Run(request);
   if (!ran || ran->exit_code != 0) return "";
   const std::string out(util::Trim(ran->out));
+  if (name == "kubectl") return util::Join(util::Split(out, '\n'), "; ");
   const size_t at = out.rfind(' ');
   return out.substr(at == std::string::npos ? 0 : at + 1);
 }
@@ -96,7 +103,7 @@ std::optional<ToolIdentity> IdentifyTool(const std::string& real, const std::str
     if (lines.size() >= 3 && lines[0] == print && lines[1].size() == 64) out = ToolIdentity{lines[1], lines[2]};
   }
   if (!out && stated) {
-    ToolIdentity id{util::Sha256FdHex(fd), name == "helmfile" ? HelmfileVersion(real, env) : ""};
+    ToolIdentity id{util::Sha256FdHex(fd), SaidVersion(real, name, env)};
     // Changed while it was read: its content is of no one fingerprint.
     if (!id.sha256.empty() && ::fstat(fd, &after) == 0 && Fingerprint(after) == print) {
       if (persist) cache.StoreRecord(record, util::StrCat(print, "\n", id.sha256, "\n", id.version, "\n"));
@@ -127,6 +134,11 @@ std::string ToolStamp(const std::string& name, const util::Environment& env, std
   if (!id) {
     reason = util::StrCat(util::Quote(real), " cannot be read to tell what it is");
     return real;
+  }
+  if (name == "kubectl" && (id->version.empty() || id->version.find("dispatcher") != std::string::npos)) {
+    reason = util::StrCat(util::Quote(real), " is ", id->version.empty() ? "a kubectl that does not say its version"
+                                                                         : "a dispatcher (" + id->version + ")",
+                          ": it may run another kubectl, with another kustomize, for another cluster");
   }
   if (name == "helmfile" && !(util::StartsWith(id->version, "v1.") || util::StartsWith(id->version, "1."))) {
     reason = util::StrCat(util::Quote(real), " is helmfile ", id->version.empty() ? "of an unknown version" : id->version,

@@ -478,7 +478,10 @@ InputDigest DigestKustomize(const Manifest& m, const TazunaFile& file, RenderCon
   KustomizeWalk walk(ctx.files, root);
   walk.Dir(dir);
   if (!walk.reason().empty()) return DigestOf("", walk.reason());
-  std::string text = DigestHeader(m, ctx) + "tool " + tool + "\n";
+  // Files are named relative to the repository, so its own directory's name is not in them, while kustomize can
+  // read a kustomization directory's name (ValueAddTransformer without a value).
+  std::string text = util::StrCat(DigestHeader(m, ctx), "tool ", tool, "\nroot ",
+                                  std::filesystem::path(root).filename().string(), "\n");
   text = WithFiles(std::move(text), walk.files(), root, ctx.files, reason);
   return DigestOf(text, reason);
 }
