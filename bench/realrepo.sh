@@ -162,6 +162,7 @@ if true; then
   done
   tz state sync --wait=false -f "$R/tazuna.yaml" >/dev/null 2>&1 || true
   three_diffs diff-none
+  for i in $(seq "$runs"); do timed diff-none-norepair tz state diff --repair=none; done  # without the existence LISTs
   (cd "$R" && tz state diff --verify-render-cache >/dev/null) || { say "state diff --verify-render-cache failed"; exit 1; }
   rss=$(cd "$R" && XDG_CACHE_HOME=$work/cache /usr/bin/time -f %M "$tazuna" state diff 2>&1 >/dev/null | tail -1)
   sed -i 's/platform\/tier: base/platform\/tier: changed/' "$R/prometheus-operator/kustomization.yaml"
@@ -172,7 +173,7 @@ if true; then
 fi
 
 printf '%-22s %8s   %s\n' SCENARIO MEDIAN RUNS
-for k in build build-nocache sync-fresh-ours sync-fresh-kubectl diff-none-ours diff-none-nocache diff-none-kubectl \
+for k in build build-nocache sync-fresh-ours sync-fresh-kubectl diff-none-ours diff-none-norepair diff-none-nocache diff-none-kubectl \
          diff-change-ours diff-change-nocache diff-change-kubectl diff-values-ours diff-values-nocache \
          diff-values-kubectl; do
   [ -n "${times[$k]:-}" ] || continue
