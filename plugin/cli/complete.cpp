@@ -106,7 +106,7 @@ std::optional<Completion> FlagValueCandidates(Context& ctx, const std::vector<st
   if (prev == "-n" || prev == "--namespace") return Completion{ClusterNamespaces(ctx, ConnectionFlags(words))};
   if (prev == "-o" || prev == "--output") return Completion{{"json", "name", "table", "wide", "yaml"}};
   if (prev == "--dry-run") return Completion{{"none", "server"}};
-  if (prev == "--repair") return Completion{{"missing", "none"}};
+  if (prev == "--repair") return Completion{{"all", "missing", "none"}};
   return std::nullopt;
 }
 

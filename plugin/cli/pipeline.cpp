@@ -117,6 +117,12 @@ util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& o) {
   return s;
 }
 
+std::map<std::string, std::vector<manifest::YieldRule>> YieldRulesOf(const std::vector<const manifest::Manifest*>& manifests) {
+  std::map<std::string, std::vector<manifest::YieldRule>> out;
+  for (const auto* m : manifests) out[m->name] = m->yield_fields;
+  return out;
+}
+
 std::unique_ptr<manifest::ScopeLookup> NewDiscoveryScopes(kube::Client& client) {
   return std::make_unique<DiscoveryScopes>(client);
 }

@@ -26,6 +26,9 @@ struct Selection {
 /// Loads -f (with -e) and applies -m/-t.
 util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& options);
 
+/// Each of `manifests`' yieldFields by manifest name (state::AddDriftedRows).
+std::map<std::string, std::vector<manifest::YieldRule>> YieldRulesOf(const std::vector<const manifest::Manifest*>& manifests);
+
 /// What a command working on the selected manifests of one cluster starts from: tazuna.yaml loaded with
 /// the flags' selection, and a session with that cluster.
 struct SelectedCluster {

@@ -30,6 +30,7 @@ nlohmann::json EntryJson(const state::DiffEntry& e) {
                       {"name", e.parsed.name},         {"oldHash", state::ShownHash(e.parsed, e.old_hash)},
                       {"newHash", e.new_hash}};
   if (!e.old_key.empty()) j["oldKey"] = e.old_key;
+  if (!e.note.empty()) j["takenBy"] = e.note;
   return j;
 }
 
@@ -75,22 +76,27 @@ util::Status WriteWhole(const std::string& path, const std::string& text) {
 }
 
 // Who owns the live objects: of added rows for -o wide, of every row for --out (the plan pins them); with
-// --repair=missing whether the unchanged objects exist, those gone becoming `missing` rows (what a sync
-// repairs; no render is needed for that). One metadata-only LIST per kind and namespace; nothing read when
-// none of these is asked for.
+// --repair=missing or all whether the unchanged objects exist, those gone becoming `missing` rows (what a sync
+// repairs; no render is needed for that); with --repair=all which of their fields other writers took, those
+// becoming `drifted` rows (a manifest not rendered whose objects others own fields of goes to `needs_render`).
+// One metadata-only LIST per kind and namespace; nothing read when none of these is asked for.
 state::LiveRead ReadOwnersFor(const StateDiffOptions& o, kube::Client& client, std::vector<state::SyncInput>& inputs,
-                              util::Logger& log) {
+                              const std::map<std::string, std::vector<manifest::YieldRule>>& yields,
+                              std::set<std::string>& needs_render, util::Logger& log) {
   state::LiveRead live;
-  const bool repair = o.repair_mode == state::Repair::kMissing;
+  const bool repair = o.repair_mode != state::Repair::kNone;
+  const bool fields = o.repair_mode == state::Repair::kAll;
   if (o.out_file.empty() && o.format != print::Format::kWide && !repair) return live;
   const auto rows = !o.out_file.empty()                 ? state::OwnerRows::kChanges
                     : o.format == print::Format::kWide ? state::OwnerRows::kAdded
                                                         : state::OwnerRows::kNone;
   std::set<state::ObjectIdentity> unchecked;
   const auto unchanged = repair ? state::UnchangedObjects::kList : state::UnchangedObjects::kSkip;
-  live.owners = state::ReadLiveOwners(client, inputs, {rows, nullptr, &live.unknown, unchanged, &unchecked}, log);
+  live.owners =
+      state::ReadLiveOwners(client, inputs, {rows, nullptr, &live.unknown, unchanged, &unchecked, fields}, log);
   if (!repair) return live;
   state::AddMissingRows(inputs, live.owners, unchecked);
+  if (fields) state::AddDriftedRows(inputs, live.owners, yields, &needs_render);
   if (const std::string warning = state::UncheckedWarning(unchecked); !warning.empty()) log.Warning(warning);
   return live;
 }
@@ -165,25 +171,29 @@ util::Status StateDiffOptions::Validate() const {
   return util::Ok();
 }
 
-util::Result<int> StateDiffOptions::Run(Context& ctx) {
-  auto at = OpenSelected(ctx, file, connection);
-  if (!at) return at.error();
-  const Selection& selection = at->selection;
-  kube::Client& client = at->client();
-  util::Logger& log = at->log();
-  state::StateStore store(client);
-  // One GET per state ConfigMap, first: a manifest whose state records the render of the same inputs is not
-  // rendered (a plan is always made from fresh renders).
-  std::vector<std::string> names;
-  for (const auto* m : selection.manifests) names.push_back(m->name);
-  auto states = state::ReadStates(store, names);
-  if (!states) return states.error();
-  const RenderOptions render{!no_render_cache, out_file.empty() ? &*states : nullptr};
-  auto run = RenderForCluster(ctx, *at, connection, render);
+namespace {
+
+// The rows and live owners of one comparison of the render with the states.
+struct Compared {
+  std::vector<state::SyncInput> inputs;
+  state::LiveRead live;
+  state::Origin origin;
+  std::set<std::string> needs_render;  ///< manifests not rendered whose objects others own fields of
+};
+
+// Renders (with `skip_renders`, not the manifests whose states record the same inputs), compares with the
+// states and reads the live owners the options ask for.
+util::Result<Compared> Compare(Context& ctx, SelectedCluster& at, const StateDiffOptions& o,
+                               std::map<std::string, state::ManifestState> states, bool skip_renders,
+                               const state::Origin& origin) {
+  kube::Client& client = at.client();
+  util::Logger& log = at.log();
+  const RenderOptions render{!o.no_render_cache, skip_renders ? &states : nullptr};
+  auto run = RenderForCluster(ctx, at, o.connection, render);
   if (!run) return run.error();
   std::optional<RenderedRun> fresh;  // --verify-render-cache: every manifest rendered as well
-  if (VerifyRenderCache(verify_render_cache, ctx.env) && !no_render_cache) {
-    auto again = RenderForCluster(ctx, *at, connection, {false, nullptr});
+  if (VerifyRenderCache(o.verify_render_cache, ctx.env) && !o.no_render_cache) {
+    auto again = RenderForCluster(ctx, at, o.connection, {false, nullptr});
     if (!again) return again.error();
     fresh = std::move(*again);
   }
@@ -200,25 +210,53 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
     if (auto st = CheckSkippedRenders(run->manifests, fresh->manifests, log); !st) return st.error();
   }
   // Per object only for the rare pair of keys in two groups.
-  auto inputs = state::PlanSyncFrom(client, std::move(run->manifests), std::move(*states), *run->identities);
+  auto inputs = state::PlanSyncFrom(client, std::move(run->manifests), std::move(states), *run->identities);
   if (!inputs) return inputs.error();
-  const state::Origin origin = FindOrigin(ctx, selection.file.path, &log);
-  for (const auto& in : *inputs) {  // rows against another repository's state would mean nothing
-    if (auto st = state::CheckOrigin(in.stored, origin); !st) return st.error();
+  Compared c{std::move(*inputs), {}, origin, {}};
+  for (const auto& in : c.inputs) {  // rows against another repository's state would mean nothing
+    if (auto st = state::CheckOrigin(in.stored, c.origin); !st) return st.error();
   }
-  state::LiveRead live = ReadOwnersFor(*this, client, *inputs, log);
+  c.live = ReadOwnersFor(o, client, c.inputs, YieldRulesOf(at.selection.manifests), c.needs_render, log);
+  return c;
+}
+
+}  // namespace
+
+util::Result<int> StateDiffOptions::Run(Context& ctx) {
+  auto at = OpenSelected(ctx, file, connection);
+  if (!at) return at.error();
+  kube::Client& client = at->client();
+  util::Logger& log = at->log();
+  state::StateStore store(client);
+  // One GET per state ConfigMap, first: a manifest whose state records the render of the same inputs is not
+  // rendered (a plan is always made from fresh renders).
+  std::vector<std::string> names;
+  for (const auto* m : at->selection.manifests) names.push_back(m->name);
+  auto states = state::ReadStates(store, names);
+  if (!states) return states.error();
+  const bool skip_renders = out_file.empty();
+  const state::Origin origin = FindOrigin(ctx, at->selection.file.path, &log);
+  auto compared = Compare(ctx, *at, *this, skip_renders ? *states : std::move(*states), skip_renders, origin);
+  if (compared && !compared->needs_render.empty()) {
+    // Only the render tells whether fields others own of a manifest not rendered are fields it sets.
+    log.Log(2, util::StrCat("rendering again: other writers own fields of objects of ",
+                            util::Join({compared->needs_render.begin(), compared->needs_render.end()}, ", ")));
+    compared = Compare(ctx, *at, *this, std::move(*states), false, origin);
+  }
+  if (!compared) return compared.error();
+  auto& [inputs, live, found_origin, needs_render] = *compared;
   if (!out_file.empty()) {
-    if (auto st = WritePlan(ctx, *this, {client, *inputs, live, origin, log}); !st) return st.error();
+    if (auto st = WritePlan(ctx, *this, {client, inputs, live, origin, log}); !st) return st.error();
   }
   StateDiffResult result;
   result.owners = std::move(live.owners);
   std::vector<state::DiffEntry>& all = result.entries;
-  for (const auto& in : *inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
+  for (const auto& in : inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
   state::SortDiff(all);
   printer->Print(result, ctx.out);
   if (show_changes && !all.empty()) {
     std::vector<state::DesiredManifest> desired;
-    for (auto& in : *inputs) desired.push_back(std::move(in.desired));
+    for (auto& in : inputs) desired.push_back(std::move(in.desired));
     const state::TakeoverContext shown{client, log, takeover};
     if (auto st = ShowChanges(ctx, shown, all, desired, origin.Mark()); !st) return st.error();
   }
@@ -232,9 +270,11 @@ Command NewStateDiffCommand() {
   auto o = std::make_shared<StateDiffOptions>();
   Command c = Describe("state diff", "Show what changed between the recorded state and tazuna.yaml", LongDesc(R"(
       Render tazuna.yaml and compare each object's content hash with the state recorded in the cluster.
-      Changes are added, modified, removed and always-sync (genesissecret manifests), and missing: an
-      object the state records as applied that is gone from the cluster, which state sync creates again
-      (--repair=none leaves these out).
+      Changes are added, modified, removed and always-sync (genesissecret manifests); missing: an object
+      the state records as applied that is gone from the cluster, which state sync creates again; and
+      drifted: such an object whose fields tazuna applied another writer took since (kubectl edit, set
+      image, label, ...; not those the manifest's yieldFields leave to others), which state sync applies
+      again (--repair=missing leaves drifted rows out, --repair=none both).
 
       Exit status: 0 No differences were found. 1 Differences were found. >1 An error occurred.
       With --ignore-always-sync, always-sync rows alone exit 0 (a CI check for "clean").
@@ -272,8 +312,9 @@ Command NewStateDiffCommand() {
     f.Bool(&o->allow_empty, "allow-empty", 0, "With --out: the plan is for state sync --allow-empty.");
     f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");
     f.String(&o->repair, "repair", 0,
-             "missing: also show as missing the objects the state records as applied that are gone from the cluster "
-             "(state sync creates them again; one metadata-only LIST per kind and namespace); none: hashes only.");
+             "all: also show the objects the state records as applied that are gone from the cluster (missing) or "
+             "whose fields tazuna applied other writers took since (drifted), which state sync repairs (one "
+             "metadata-only LIST per kind and namespace); missing: only the gone ones; none: hashes only.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);
     AddVerifyRenderCacheFlag(f, o->verify_render_cache);

@@ -35,12 +35,12 @@ struct StateDiffOptions {
   bool allow_empty = false;
   bool take_ownership = false;
   std::string takeover_managers;  ///< --takeover-managers (what --show-changes shows the sync removing)
-  std::string repair = "missing";  ///< --repair: missing (rows for recorded objects gone live) or none
+  std::string repair = "all";  ///< --repair: all (rows for recorded objects gone or whose fields others took), missing or none
   // Completed:
   print::Format format = print::Format::kTable;
   std::unique_ptr<print::Printer<StateDiffResult>> printer;
   state::TakeoverManagers takeover;
-  state::Repair repair_mode = state::Repair::kMissing;  ///< parsed --repair
+  state::Repair repair_mode = state::Repair::kAll;  ///< parsed --repair
 
   /// Picks the printer from -o, resolves --takeover-managers, parses --repair; kUsage error for an
   /// unknown format, an invalid manager list or --repair value.

@@ -91,25 +91,35 @@ util::Status CheckPlanUnderLock(const std::optional<state::Plan>& plan, kube::Cl
 // What a sync reads of the live objects, besides the rows' objects.
 struct LiveQuery {
   bool planned = false;  ///< with --plan: the removed rows' objects too (the plan pins them)
-  state::Repair repair = state::Repair::kMissing;
+  state::Repair repair = state::Repair::kAll;
   const state::TakeoverManagers* takeover = nullptr;
+  const std::map<std::string, std::vector<manifest::YieldRule>>* yields = nullptr;  ///< each manifest's yieldFields
 };
 
-// The live objects of the rows (ReadLiveOwners); with --repair=missing also of the unchanged objects, of
-// which those that are gone become `missing` rows (applied like added ones). An unchanged object whose
+// The live objects of the rows (ReadLiveOwners); with --repair=missing or all also of the unchanged objects,
+// of which those that are gone become `missing` rows (applied like added ones), and with --repair=all those
+// whose applied fields other writers took become `drifted` rows (applied again). An unchanged object whose
 // LIST could not answer stays unchanged, with a warning: a check that cannot answer does not act.
 state::LiveRead ReadLiveForSync(kube::Client& client, util::Logger& log, std::vector<state::SyncInput>& inputs,
                                 const LiveQuery& q) {
   state::LiveRead live;
   std::set<state::ObjectIdentity> unchecked;
-  const bool repair = q.repair == state::Repair::kMissing;
+  const bool repair = q.repair != state::Repair::kNone;
+  const bool fields = q.repair == state::Repair::kAll;
   const state::OwnerQuery query{q.planned ? state::OwnerRows::kChanges : state::OwnerRows::kApplies, q.takeover,
                                 &live.unknown,
-                                repair ? state::UnchangedObjects::kList : state::UnchangedObjects::kSkip, &unchecked};
+                                repair ? state::UnchangedObjects::kList : state::UnchangedObjects::kSkip, &unchecked,
+                                true};  // who owns which fields: yielded ones are left out of every apply
   live.owners = state::ReadLiveOwners(client, inputs, query, log);
   if (!repair) return live;
   const size_t missing = state::AddMissingRows(inputs, live.owners, unchecked);
   if (missing > 0) log.Log(1, util::StrCat("repair: ", missing, " recorded objects are gone and are applied again"));
+  if (fields) {
+    const size_t drifted = state::AddDriftedRows(inputs, live.owners, *q.yields, nullptr);
+    if (drifted > 0) {
+      log.Log(1, util::StrCat("repair: ", drifted, " objects have fields other writers took and are applied again"));
+    }
+  }
   if (const std::string warning = state::UncheckedWarning(unchecked); !warning.empty()) log.Warning(warning);
   return live;
 }
@@ -221,13 +231,20 @@ util::Status StateSyncOptions::Validate() const {
     return util::MakeError(util::ErrorKind::kUsage, "--history-limit must be between 1 and 1000");
   }
   if (!plan) return util::Ok();
-  const std::string missing = state::ChangeTypeName(state::ChangeType::kMissing);
-  const bool recreates = std::any_of(plan->changes.begin(), plan->changes.end(),
-                                     [&](const state::PlanRow& r) { return r.change == missing; });
-  if (recreates && repair_mode == state::Repair::kNone) {
+  const auto shows = [&](state::ChangeType type) {
+    const std::string name = state::ChangeTypeName(type);
+    return std::any_of(plan->changes.begin(), plan->changes.end(),
+                       [&](const state::PlanRow& r) { return r.change == name; });
+  };
+  if (shows(state::ChangeType::kMissing) && repair_mode == state::Repair::kNone) {
     return util::MakeError(util::ErrorKind::kUsage,
                            util::StrCat("--plan ", plan_file, " recreates missing objects: it cannot be applied with "
                                         "--repair=none"));
+  }
+  if (shows(state::ChangeType::kDrifted) && repair_mode != state::Repair::kAll) {
+    return util::MakeError(util::ErrorKind::kUsage,
+                           util::StrCat("--plan ", plan_file, " takes back drifted fields: it cannot be applied with "
+                                        "--repair=", repair));
   }
   const auto& g = given_selection;
   const auto& p = plan->selection;
@@ -316,7 +333,8 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   state::LiveRead live;
   {
     util::ProfileScope profiled(util::ProfilePhase::kOwners, util::ProfileClock::kProcess);
-    live = ReadLiveForSync(client, log, *inputs, {plan.has_value(), repair_mode, &so.takeover});
+    so.yields = YieldRulesOf(selection.manifests);
+    live = ReadLiveForSync(client, log, *inputs, {plan.has_value(), repair_mode, &so.takeover, &so.yields});
   }
   if (auto st = CheckPlanUnderLock(plan, client, log, {*inputs, live}); !st) return st.error();
   if (plan) so.others.planned_uids = state::PlannedPruneUids(*inputs, live.owners);
@@ -380,7 +398,11 @@ Command NewStateSyncCommand() {
       that fails or is not ready in time fails the sync and the layers after it are skipped. An object a
       wait finds gone is created again, except a Job whose content already ran (TTL, deleted after it ran).
       Objects the state records as applied that are gone from the cluster (deleted by hand) are applied
-      again and printed as created (was missing); --repair=none turns this off.
+      again and printed as created (was missing); objects whose fields tazuna applied another writer took
+      since (kubectl edit, set image, label, scale, ...) are applied again and printed as configured
+      (repaired: fields changed by ...), except fields a manifest's yieldFields (and the defaults: replicas
+      an autoscaler sets, CA bundles an injector writes) leave to others. --repair=missing repairs only
+      missing objects, --repair=none neither.
       One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision
       (see state history); --plan applies a reviewed plan only if nothing moved since it was made, on the
       server, context namespace and flags it was made for.
@@ -398,7 +420,7 @@ Command NewStateSyncCommand() {
       # Wait until everything applied is ready, at most 10 minutes
       kubectl tazuna state sync --wait --timeout 10m
 
-      # Only what the content hashes say changed: do not recreate objects deleted by hand
+      # Only what the content hashes say changed: do not recreate objects deleted or edited by hand
       kubectl tazuna state sync --repair=none
 
       # Apply exactly a reviewed plan
@@ -434,9 +456,10 @@ Command NewStateSyncCommand() {
              "(a custom resource with a status subresource, a PodDisruptionBudget, a LoadBalancer Service) before "
              "it counts as ready with a warning (e.g. 30s; 0: at once). A manifest's statusGraceSeconds overrides it.");
     f.String(&o->repair, "repair", 0,
-             "missing: also apply again, as created (was missing), objects the state records as applied that are "
-             "gone from the cluster (one metadata-only LIST per kind and namespace); none: act on content hashes "
-             "only.");
+             "all: also apply again objects the state records as applied that are gone from the cluster (created "
+             "(was missing)) or whose fields tazuna applied other writers took since (configured (repaired: ...)), "
+             "as one metadata-only LIST per kind and namespace shows; missing: only the gone ones; none: act on "
+             "content hashes only.");
     AddTakeoverFlag(f, o->takeover_managers);
     AddOutputFlag(f, o->output, "table, json, yaml, name");
     AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);

@@ -33,7 +33,7 @@ struct StateSyncOptions {
   std::string timeout = "5m";   ///< --timeout of --wait (Go duration or seconds)
   std::string status_grace = "30s";  ///< --status-grace (WaitPolicy::status_grace)
   std::string takeover_managers;  ///< --takeover-managers (empty: TAZUNA_TAKEOVER_MANAGERS or the default)
-  std::string repair = "missing";  ///< --repair: missing (recreate recorded objects that are gone) or none
+  std::string repair = "all";  ///< --repair: all (missing objects and taken fields), missing or none
   // Completed:
   std::chrono::milliseconds lock_wait{60000};
   std::chrono::seconds wait_timeout{300};
@@ -42,7 +42,7 @@ struct StateSyncOptions {
   state::RevisionSelection given_selection;  ///< -e/-t/-m as given (the plan's replace them)
   std::unique_ptr<print::Printer<state::SyncReport>> printer;
   state::TakeoverManagers takeover;  ///< resolved --takeover-managers
-  state::Repair repair_mode = state::Repair::kMissing;  ///< parsed --repair
+  state::Repair repair_mode = state::Repair::kAll;  ///< parsed --repair
 
   /// Reads TAZUNA_STATE_SYNC_DELETE and --takeover-managers, parses --lock-timeout (seconds, at most a
   /// day), --timeout (a duration of at least a second), --status-grace (up to a day) and --repair, reads the --plan

@@ -48,6 +48,19 @@ struct OrasOptions {
   bool operator==(const OrasOptions&) const = default;
 };
 
+/// One `yieldFields` rule (ours): fields of the manifest's objects that another writer may own. A sync
+/// takes back the fields tazuna applied that others have taken since (state sync --repair), except
+/// those a rule yields: every criterion set must match (empty ones match anything).
+struct YieldRule {
+  std::string group, kind, name, namespace_name;  ///< which objects; the core group is written "core"
+  /// Field paths as kubectl explain writes them (`spec.replicas`, `webhooks.clientConfig.caBundle`), each
+  /// yielding the field and everything below it; a list's items by name (`containers[name=app].image`)
+  /// or any item (`containers.image`, `containers[*].image`).
+  std::vector<std::string> paths;
+  std::vector<std::string> managers;  ///< field managers (`kube-controller-manager`, `cainjector`)
+  bool operator==(const YieldRule&) const = default;
+};
+
 /// One entry of spec.manifests after include expansion.
 struct Manifest {
   std::string name, type, path, description;
@@ -59,6 +72,9 @@ struct Manifest {
   /// `statusGraceSeconds` (ours): how long a sync waits for a controller to write its objects' status
   /// before they count as ready with a warning; -1 when unset (state sync --status-grace).
   int status_grace_seconds = -1;
+  /// `yieldFields` (ours): fields of its objects other writers may own (YieldRule), besides those every
+  /// manifest yields (state/apply/drift_fields.hpp).
+  std::vector<YieldRule> yield_fields;
   std::string source_file;  ///< the file that declared it (the root or an include)
   int line = 0;             ///< 1-based line of the entry in source_file
   bool operator==(const Manifest&) const = default;

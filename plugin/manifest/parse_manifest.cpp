@@ -139,6 +139,43 @@ Status ParseStatusGrace(const YAML::Node& node, const std::string& field, const 
                    util::StrCat("must be a whole number of seconds up to 86400, not ", util::Quote(*text)));
 }
 
+// `yieldFields` (ours): rules naming fields other writers may own (YieldRule); each sets at least one criterion.
+Status ParseYieldFields(const YAML::Node& node, const std::string& field, const NodeReader& r, Manifest& m) {
+  const std::string list_field = ChildField(field, "yieldFields");
+  Result<YAML::Node> rules = r.Sequence(node, "yieldFields", field);
+  if (!rules) return rules.error();
+  for (size_t i = 0; i < rules->size(); ++i) {
+    const YAML::Node item = (*rules)[i];
+    const std::string at = IndexField(list_field, i);
+    if (Status s = r.CheckMap(item, at, {"group", "kind", "name", "namespace", "paths", "managers"}); !s) return s;
+    YieldRule rule;
+    for (auto [key, out] : {std::pair{"group", &rule.group}, std::pair{"kind", &rule.kind},
+                            std::pair{"name", &rule.name}, std::pair{"namespace", &rule.namespace_name}}) {
+      Result<std::string> text = r.String(item, key, at);
+      if (!text) return text.error();
+      *out = *text;
+    }
+    Result<std::vector<std::string>> paths = r.StringList(item, "paths", at);
+    if (!paths) return paths.error();
+    Result<std::vector<std::string>> managers = r.StringList(item, "managers", at);
+    if (!managers) return managers.error();
+    rule.paths = *paths;
+    rule.managers = *managers;
+    for (const std::string& path : rule.paths) {
+      if (path.empty() || path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos) {
+        return r.ErrorAt(KeyMark(item, "paths"), ChildField(at, "paths"),
+                         util::StrCat("invalid field path ", util::Quote(path), " (write it as spec.replicas)"));
+      }
+    }
+    if (rule.group.empty() && rule.kind.empty() && rule.name.empty() && rule.namespace_name.empty() &&
+        rule.paths.empty() && rule.managers.empty()) {
+      return r.ErrorAt(MarkOf(item), at, "needs at least one of group, kind, name, namespace, paths, managers");
+    }
+    m.yield_fields.push_back(std::move(rule));
+  }
+  return util::Ok();
+}
+
 Result<HelmfileOptions> ParseHelmfile(const YAML::Node& node, const std::string& field, const NodeReader& r) {
   HelmfileOptions out;
   if (node.IsNull()) return out;
@@ -351,7 +388,7 @@ Status ParseCommonFields(const YAML::Node& node, const std::string& field, const
 Result<ManifestEntry> ParseManifestEntry(const YAML::Node& node, const std::string& field, const NodeReader& r) {
   if (Status s = r.CheckMap(node, field, {"name", "description", "type", "path", "tags", "dependsOn", "includes",
                                           "kustomize", "helmfile", "genesisSecret", "oras", "manifests", "tests",
-                                          "parallel", "statusGraceSeconds"});
+                                          "parallel", "statusGraceSeconds", "yieldFields"});
       !s) {
     return s.error();
   }
@@ -374,6 +411,7 @@ Result<ManifestEntry> ParseManifestEntry(const YAML::Node& node, const std::stri
   if (Status s = CheckNameTypePath(node, field, r, e.manifest); !s) return s.error();
   if (Status s = ParseTypeBlocks(node, field, r, e.manifest); !s) return s.error();
   if (Status s = ParseStatusGrace(node, field, r, e.manifest); !s) return s.error();
+  if (Status s = ParseYieldFields(node, field, r, e.manifest); !s) return s.error();
   if (auto w = r.IgnoredKey(node, "tests", field,
                             "is not run by kubectl tazuna (the Go tool runs them after the manifest is applied); "
                             "ignored")) {

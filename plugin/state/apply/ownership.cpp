@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "state/apply/drift_fields.hpp"
 #include "state/store/lease.hpp"
 #include "state/diff/marks.hpp"
 #include "state/store/secret_key.hpp"
@@ -76,7 +77,7 @@ util::Status CheckNotReserved(const std::vector<DesiredManifest>& manifests) {
   return util::Ok();
 }
 
-LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover) {
+LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover, bool fields) {
   LiveOwner owner;
   const json& meta = util::JsonObject(live, "metadata");
   const json& annotations = util::JsonObject(meta, "annotations");
@@ -91,6 +92,7 @@ LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover) {
     }
   }
   if (takeover != nullptr) owner.takeover = FindTakeover(meta, *takeover);
+  if (fields) owner.fields = ReadLiveFields(meta);
   return owner;
 }
 
@@ -196,7 +198,7 @@ LiveOwners ReadLiveOwners(kube::Client& client, const std::vector<SyncInput>& in
       if (!wanted.Wants(id)) continue;
       // Only an object a row applies may have fields to take over: an unchanged one's LIST says it exists.
       const TakeoverManagers* takeover = wanted.rows.count(id) > 0 ? query.takeover : nullptr;
-      out.emplace(std::move(id), OwnerOf(item, takeover));
+      out.emplace(std::move(id), OwnerOf(item, takeover, query.fields));
     }
   });
   // One warning, the first failure in list order, says that owners could not all be read.

@@ -47,6 +47,8 @@ struct OwnerQuery {
   /// With UnchangedObjects::kList, when set: receives the unchanged objects whose existence no LIST could
   /// tell (the LIST failed, or no version of the kind is served); they are neither seen nor known absent.
   std::set<ObjectIdentity>* unchecked = nullptr;
+  /// Whether the owners keep who owns which fields (LiveOwner::fields), for AddDriftedRows.
+  bool fields = false;
 };
 
 /// Reads who owns the live objects of the rows of `inputs` the query names: one metadata-only LIST per
@@ -65,7 +67,8 @@ std::string DescribeOwner(const LiveOwner& owner);
 
 /// Who owns `live` (a live object or its PartialObjectMetadata); with `takeover`, also what taking over
 /// those managers' fields needs (LiveOwner::takeover).
-LiveOwner OwnerOf(const nlohmann::json& live, const TakeoverManagers* takeover = nullptr);
+/// With `fields`, also who owns which of its fields (LiveOwner::fields).
+LiveOwner OwnerOf(const nlohmann::json& live, const TakeoverManagers* takeover = nullptr, bool fields = false);
 
 /// The origin mark of `live` when it belongs to another repository than `ours`: set, and neither ours
 /// nor one `state` was taken over from (Metadata::taken_from). Empty otherwise (an unmarked object is

@@ -1,5 +1,6 @@
 #include "state/apply/repair.hpp"
 
+#include "state/apply/drift_fields.hpp"
 #include "state/diff/diff.hpp"
 #include "state/readiness/readiness.hpp"
 #include "util/strings.hpp"
@@ -31,11 +32,17 @@ bool RunsOnce(const SyncInput& in, const DesiredObject& d) {
   return in.desired.from_state && d.key.group.empty() && d.key.kind == "Pod";
 }
 
-size_t AddMissing(SyncInput& in, const LiveOwners& live, const std::set<ObjectIdentity>& unchecked) {
+// Which rendered objects of `in` a diff row names (the others are unchanged).
+std::vector<bool> Touched(const SyncInput& in) {
   std::vector<bool> touched(in.desired.objects.size(), false);
   for (const auto& e : in.diff) {
     if (e.object_index >= 0) touched[static_cast<size_t>(e.object_index)] = true;
   }
+  return touched;
+}
+
+size_t AddMissing(SyncInput& in, const LiveOwners& live, const std::set<ObjectIdentity>& unchecked) {
+  const std::vector<bool> touched = Touched(in);
   size_t added = 0;
   for (size_t i = 0; i < in.desired.objects.size(); ++i) {
     const DesiredObject& d = in.desired.objects[i];
@@ -54,13 +61,55 @@ size_t AddMissing(SyncInput& in, const LiveOwners& live, const std::set<ObjectId
   return added;
 }
 
+size_t AddDrifted(SyncInput& in, const LiveOwners& live, const std::vector<manifest::YieldRule>& yields,
+                  std::set<std::string>* needs_render) {
+  if (in.desired.always_sync) return 0;  // every object is applied on every sync anyway
+  const std::vector<bool> touched = Touched(in);
+  size_t added = 0;
+  for (size_t i = 0; i < in.desired.objects.size(); ++i) {
+    const DesiredObject& d = in.desired.objects[i];
+    if (touched[i] || d.hash_state != HashState::kKnown) continue;
+    const auto it = live.find(d.identity);
+    if (it == live.end() || it->second.fields == nullptr || it->second.manifest != in.desired.name) continue;
+    const std::string* key = StoredKeyOf(in.stored, d);
+    if (key == nullptr) continue;
+    const auto taken = TakenFields(in.desired.from_state ? nullptr : &d.object, d.identity, *it->second.fields, yields);
+    if (taken.empty()) continue;
+    if (in.desired.from_state) {
+      if (needs_render != nullptr) needs_render->insert(in.desired.name);
+      return added;
+    }
+    const auto parsed = ParseStateKey(*key);
+    DiffEntry row{in.desired.name, ChangeType::kDrifted, *key, parsed ? *parsed : d.key, "", d.hash, d.hash,
+                  static_cast<int>(i), d.identity, true};
+    row.note = DescribeTaken(taken);
+    in.diff.push_back(std::move(row));
+    ++added;
+  }
+  if (added > 0) SortDiff(in.diff);
+  return added;
+}
+
 }  // namespace
 
 util::Result<Repair> ParseRepair(const std::string& text) {
+  if (text == "all") return Repair::kAll;
   if (text == "missing") return Repair::kMissing;
   if (text == "none") return Repair::kNone;
   return util::MakeError(util::ErrorKind::kUsage,
-                         "invalid --repair \"" + text + "\": must be \"missing\" or \"none\"");
+                         "invalid --repair \"" + text + "\": must be \"all\", \"missing\" or \"none\"");
+}
+
+size_t AddDriftedRows(std::vector<SyncInput>& inputs, const LiveOwners& live,
+                      const std::map<std::string, std::vector<manifest::YieldRule>>& yields,
+                      std::set<std::string>* needs_render) {
+  static const std::vector<manifest::YieldRule> kNone;
+  size_t added = 0;
+  for (auto& in : inputs) {
+    const auto it = yields.find(in.desired.name);
+    added += AddDrifted(in, live, it == yields.end() ? kNone : it->second, needs_render);
+  }
+  return added;
 }
 
 size_t AddMissingRows(std::vector<SyncInput>& inputs, const LiveOwners& live, const std::set<ObjectIdentity>& unchecked) {

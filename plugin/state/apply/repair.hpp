@@ -1,9 +1,11 @@
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "manifest/model.hpp"
 #include "state/apply/result.hpp"
 #include "state/apply/sync_engine.hpp"
 #include "state/store/identity.hpp"
@@ -11,7 +13,7 @@
 
 namespace tazuna::state {
 
-/// Parses --repair: "missing" (the default) or "none"; kUsage naming the allowed values otherwise.
+/// Parses --repair: "all" (the default), "missing" or "none"; kUsage naming the allowed values otherwise.
 util::Result<Repair> ParseRepair(const std::string& text);
 
 /// For --repair=missing: adds to `inputs` a `missing` row (ChangeType::kMissing; the key its state records,
@@ -22,6 +24,17 @@ util::Result<Repair> ParseRepair(const std::string& text);
 /// ran and is gone (as the readiness wait counts it): never missing. Each manifest's rows are sorted again
 /// (SortDiff). Returns how many rows were added.
 size_t AddMissingRows(std::vector<SyncInput>& inputs, const LiveOwners& live, const std::set<ObjectIdentity>& unchecked);
+
+/// For --repair=all: adds a `drifted` row (ChangeType::kDrifted; key and hashes as for missing, `note`
+/// DescribeTaken) for every rendered object no diff row names, recorded as applied with this content and
+/// marked as this manifest's live, whose fields tazuna applied other writers have taken since (TakenFields
+/// of LiveOwner::fields, read with OwnerQuery::fields; `yields` holds each manifest's yieldFields). A manifest
+/// not rendered (from its state) gets no such row: when another writer owns fields of one of its objects that no
+/// rule yields, its name goes to `needs_render` (rendering it tells whether they are fields it sets). Returns how
+/// many rows were added.
+size_t AddDriftedRows(std::vector<SyncInput>& inputs, const LiveOwners& live,
+                      const std::map<std::string, std::vector<manifest::YieldRule>>& yields,
+                      std::set<std::string>* needs_render);
 
 /// The warning for unchanged objects whose existence could not be checked ("" when there are none):
 /// how many, the first of them, and that they stay unchanged (not repaired if missing).

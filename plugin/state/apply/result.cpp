@@ -21,6 +21,8 @@ const char* RepairName(Repair repair) {
   switch (repair) {
     case Repair::kNone: return "none";
     case Repair::kMissing: return "missing";
+    case Repair::kFields: return "fields";
+    case Repair::kAll: return "all";
   }
   return "unknown";
 }

@@ -21,8 +21,10 @@ inline bool IsFailure(Verb verb) { return verb == Verb::kFailed || verb == Verb:
 enum class Repair : uint8_t {
   kNone,     ///< nothing: rows come from content hashes alone (and for a row: it repaired nothing)
   kMissing,  ///< objects the state records as applied whose live object is gone are applied again
+  kFields,   ///< a row: applied again to take back fields other writers took (never an option)
+  kAll,      ///< the option: kMissing, and objects whose applied fields others took are applied again
 };
-/// "none", "missing".
+/// "none", "missing", "fields", "all".
 const char* RepairName(Repair repair);
 
 /// Where an object applied with --take-ownership came from (another repository's manifest).

@@ -5,6 +5,7 @@
 #include "state/apply/apply_order.hpp"
 #include "state/apply/ownership.hpp"
 #include "state/apply/sync_engine.hpp"
+#include "state/apply/drift_fields.hpp"
 #include "state/apply/takeover_apply.hpp"
 #include "state/diff/live_compare.hpp"
 #include "state/diff/marks.hpp"
@@ -92,6 +93,11 @@ void SyncEngine::RecordApplied(Task& task, const kube::ApplyResult& applied, con
     task.result.note = "was missing";
     task.result.repair = Repair::kMissing;
   }
+  // A drifted row deleted meanwhile is created again as a missing one.
+  if (e.type == ChangeType::kDrifted && task.result.verb == Verb::kConfigured && task.result.note.empty()) {
+    task.result.note = "repaired: fields changed by " + e.note;
+    task.result.repair = Repair::kFields;
+  }
 }
 
 void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
@@ -116,6 +122,12 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     if (o.dry_run == kube::DryRun::kNone && e.type == ChangeType::kAdded) cp.Set(e.manifest, e.key, std::nullopt);
     Tick();
     return;
+  }
+  if (live != nullptr && live->fields != nullptr) {  // fields left to their writers stay theirs
+    const auto it = o.yields.find(e.manifest);
+    static const std::vector<manifest::YieldRule> kNone;
+    const auto left = StripYielded(*task.object, e.identity, *live->fields, it == o.yields.end() ? kNone : it->second);
+    if (!left.empty()) log_.Log(2, StrCat(e.manifest, ": ", e.key, " leaves to their writers: ", util::Join(left, ", ")));
   }
   const bool judge = JudgedOnApply(e, *task.object, o);
   const Marks marks{e.manifest, o.origin.Mark()};

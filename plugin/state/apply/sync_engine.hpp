@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kube/client.hpp"
+#include "manifest/model.hpp"
 #include "state/apply/adaptive_limit.hpp"
 #include "state/apply/result.hpp"
 #include "state/store/checkpoint.hpp"
@@ -23,6 +24,8 @@
 
 namespace tazuna::state {
 
+struct LiveFields;  // state/apply/drift_fields.hpp
+
 /// Who owns a live object, read from its marks and managed fields.
 struct LiveOwner {
   std::string uid;                    ///< metadata.uid
@@ -32,6 +35,8 @@ struct LiveOwner {
   std::vector<std::string> managers;  ///< every field manager, in managedFields order, without repeats
   /// Set when fields of apply tools are to be taken over (FindTakeover); null for nearly every object.
   std::shared_ptr<const TakeoverState> takeover;
+  /// With OwnerQuery::fields, set when managers other than tazuna own fields of it (ReadLiveFields).
+  std::shared_ptr<const LiveFields> fields;
 };
 /// Live owners by identity (objects that exist only).
 using LiveOwners = std::map<ObjectIdentity, LiveOwner>;
@@ -66,6 +71,9 @@ struct WaitPolicy {
 };
 
 struct SyncOptions {
+  /// Each manifest's yieldFields: fields of them other writers own now are left out of its applies
+  /// (StripYielded), besides those every manifest yields.
+  std::map<std::string, std::vector<manifest::YieldRule>> yields;
   bool prune = false;
   bool allow_empty = false;  ///< prune a manifest that renders no objects
   kube::DryRun dry_run = kube::DryRun::kNone;

@@ -15,6 +15,7 @@ const char* ChangeTypeName(ChangeType type) {
     case ChangeType::kRemoved: return "removed";
     case ChangeType::kAlwaysSync: return "always-sync";
     case ChangeType::kMissing: return "missing";
+    case ChangeType::kDrifted: return "drifted";
   }
   return "unknown";
 }

@@ -11,9 +11,11 @@ namespace tazuna::state {
 
 /// Change types, in their sort order. kMissing is no difference of hashes: an object the state records
 /// as applied, rendered unchanged, whose live object is gone (AddMissingRows, state/apply/repair.hpp).
-enum class ChangeType { kAdded = 0, kModified = 1, kRemoved = 2, kAlwaysSync = 3, kMissing = 4 };
+/// kDrifted neither: such an object whose fields tazuna applied another writer has taken since
+/// (AddDriftedRows), applied again to take them back.
+enum class ChangeType { kAdded = 0, kModified = 1, kRemoved = 2, kAlwaysSync = 3, kMissing = 4, kDrifted = 5 };
 
-/// "added", "modified", "removed", "always-sync", "missing".
+/// "added", "modified", "removed", "always-sync", "missing", "drifted".
 const char* ChangeTypeName(ChangeType type);
 
 /// One difference between the state and the render.
@@ -28,6 +30,7 @@ struct DiffEntry {
   int object_index = -1; ///< index into DesiredManifest::objects (not for removed)
   ObjectIdentity identity;  ///< where the object is; for removed: where the stored key says it is
   bool valid_key = true;    ///< false: a stored key that does not parse or names no reachable object (never pruned)
+  std::string note = {};    ///< drifted: who took which fields (DescribeTaken)
 };
 
 /// The differences of one manifest. Stored and rendered keys that resolve to one identity are one

@@ -62,7 +62,7 @@ TEST_CASE("repair: an unchanged object gone live is a missing row under its stor
     std::set<ObjectIdentity> unchecked;
     std::vector<std::string> missing;  // keys of the missing rows, in order
   };
-  const LiveOwner here{"uid-1", "apps", "", true, {"tazuna"}, nullptr};
+  const LiveOwner here{"uid-1", "apps", "", true, {"tazuna"}, nullptr, nullptr};
   const Case cases[] = {
       {"everything exists", {{kCfg, here}, {kRole, here}, {kWidget, here}}, {}, {}},
       {"the ConfigMap and the ClusterRole are gone",

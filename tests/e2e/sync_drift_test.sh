@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# state sync takes back fields tazuna applied that other writers took (issue #45 item 2): kubectl set image,
+# label --overwrite and patch show as `drifted` rows in state diff (exit 1; JSON names who took which field)
+# and are repaired by one sync as `configured (repaired: fields changed by ...)`; what others added beside
+# tazuna's fields (a label, kubectl rollout restart's annotation) stays; replicas an autoscaler
+# (kube-controller-manager through the scale subresource) sets are left to it, even when the object is
+# applied again; a manifest's yieldFields leave the fields it names to their writers; --repair=missing and
+# --repair=none leave drift alone; a plan carries its drifted rows and refuses --repair=missing; a bad
+# yieldFields rule is a one-line input error.
+source "$(dirname "$0")/lib.sh"
+
+sfx=$(date +%s%N | tail -c 6)$RANDOM
+m=drift$sfx
+ns=$(new_namespace dr)
+repo=$E2E_TMP/repo
+one_manifest "$repo" "$m" "yieldFields: [{kind: ConfigMap, name: tuned, managers: [my-tuner]}]"
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n' "$ns" > "$repo/objs/00-ns.yaml"
+{ cm_doc cfg "$ns" '{mode: "blue"}'; cm_doc tuned "$ns" '{level: "1"}'; } > "$repo/objs/10-cm.yaml"
+cat > "$repo/objs/20-deploy.yaml" <<DOC
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: $ns, labels: {team: a}}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: app, image: registry.example/web:1}]}
+DOC
+cd "$repo" || exit 1
+deploy_line="$m  deployment.apps/web -n $ns"
+cm_line="$m  configmap/cfg -n $ns"
+live() { kubectl get deploy -n "$ns" web -o jsonpath='{.spec.replicas} {.metadata.labels.team} {.metadata.labels.extra} {.spec.template.spec.containers[0].image}'; }
+
+expect_rc 0 "first sync" kubectl tazuna state sync
+kubectl set image -n "$ns" deploy/web app=registry.example/web:2 >/dev/null
+kubectl label -n "$ns" deploy/web team=b extra=kept --overwrite >/dev/null
+kubectl patch -n "$ns" cm cfg -p '{"data":{"mode":"red"}}' >/dev/null
+kubectl rollout restart -n "$ns" deploy/web >/dev/null
+kubectl patch -n "$ns" deploy web --subresource=scale --type=merge -p '{"spec":{"replicas":5}}' \
+  --field-manager=kube-controller-manager >/dev/null
+kubectl patch -n "$ns" cm tuned -p '{"data":{"level":"7"}}' --field-manager=my-tuner >/dev/null
+
+expect_rc 1 "diff shows the drift" kubectl tazuna state diff
+expect_contains "$OUT" "$m   drifted   apps/v1      Deployment   $ns" "diff: the Deployment is drifted"
+expect_contains "$OUT" "$m   drifted   v1           ConfigMap    $ns" "diff: the patched ConfigMap is drifted"
+expect_not_contains "$OUT" "tuned" "diff: the ConfigMap whose field yieldFields leaves to my-tuner is not"
+expect_rc 1 "diff -o json" kubectl tazuna state diff -o json
+expect_contains "$OUT" '"takenBy": "kubectl-label (metadata.labels.team), kubectl-set (spec.template.spec.containers[name=app].image)"' \
+  "json: who took which field of the Deployment (not its replicas, not the restart annotation, not the added label)"
+expect_contains "$OUT" '"takenBy": "kubectl-patch (data.mode)"' "json: who took the ConfigMap's field"
+expect_rc 0 "diff --repair=missing leaves drift out" kubectl tazuna state diff --repair=missing
+expect_eq "$OUT" "No changes detected." "diff --repair=missing: no rows"
+
+expect_rc 0 "sync --repair=none leaves the drift" kubectl tazuna state sync --repair=none
+expect_contains "$OUT" "$deploy_line unchanged" "--repair=none: the Deployment unchanged"
+expect_eq "$(live)" "5 b kept registry.example/web:2" "--repair=none: live edits stay"
+
+expect_rc 1 "diff --out makes a plan with the drifted rows" kubectl tazuna state diff --out "$E2E_TMP/plan.json"
+expect_contains "$(cat "$E2E_TMP/plan.json")" '"drifted"' "the plan carries drifted rows"
+expect_rc 1 "the plan refuses --repair=missing (a usage error)" kubectl tazuna state sync --plan "$E2E_TMP/plan.json" --repair=missing
+expect_contains "$ERR" "takes back drifted fields: it cannot be applied with --repair=missing" "--repair=missing: why"
+expect_rc 0 "sync --plan repairs" kubectl tazuna state sync --plan "$E2E_TMP/plan.json"
+expect_contains "$OUT" "$deploy_line configured (repaired: fields changed by kubectl-label (metadata.labels.team), kubectl-set (spec.template.spec.containers[name=app].image))" \
+  "sync: the Deployment is repaired, naming the fields"
+expect_contains "$OUT" "$cm_line configured (repaired: fields changed by kubectl-patch (data.mode))" "sync: the ConfigMap is repaired"
+expect_contains "$OUT" "$m  configmap/tuned -n $ns unchanged" "sync: the yielded ConfigMap is unchanged"
+expect_eq "$(live)" "5 a kept registry.example/web:1" \
+  "live: image and label back, the autoscaler's replicas and the added label kept"
+expect_eq "$(kubectl get cm -n "$ns" cfg -o jsonpath='{.data.mode}')" "blue" "live: the ConfigMap's value back"
+expect_eq "$(kubectl get cm -n "$ns" tuned -o jsonpath='{.data.level}')" "7" "live: the yielded field keeps its writer's value"
+expect_contains "$(kubectl get deploy -n "$ns" web -o jsonpath='{.spec.template.metadata.annotations}')" \
+  "kubectl.kubernetes.io/restartedAt" "live: kubectl rollout restart's annotation stays"
+
+expect_rc 0 "a second sync" kubectl tazuna state sync -o json
+expect_eq "$(python3 -c 'import json,sys; print(sorted({i["result"] for i in json.load(sys.stdin)["items"]}))' <<<"$OUT")" \
+  "['unchanged']" "second sync: everything unchanged"
+expect_rc 0 "diff after the repair" kubectl tazuna state diff
+expect_eq "$OUT" "No changes detected." "diff after the repair: no rows"
+
+sed -i 's/team: a/team: c/' objs/20-deploy.yaml
+expect_rc 0 "a content change applies the Deployment" kubectl tazuna state sync
+expect_contains "$OUT" "$deploy_line configured" "content change: configured"
+expect_eq "$(live)" "5 c kept registry.example/web:1" "content change: the autoscaler's replicas are still left to it"
+
+cp tazuna.yaml tazuna.yaml.good
+sed -i 's/yieldFields: .*/yieldFields: [{paths: [spec..replicas]}]}/' tazuna.yaml
+expect_rc 2 "a bad yieldFields path" kubectl tazuna state diff
+expect_contains "$ERR" "yieldFields[0].paths: invalid field path \"spec..replicas\"" "bad path: named"
+expect_eq "$(wc -l <<<"$ERR")" "1" "bad path: one line"
+sed -i 's/yieldFields: .*/yieldFields: [{}]}/' tazuna.yaml
+expect_rc 2 "an empty yieldFields rule" kubectl tazuna state diff
+expect_contains "$ERR" "needs at least one of group, kind, name, namespace, paths, managers" "empty rule: why"
+cp tazuna.yaml.good tazuna.yaml
+
+kubectl delete namespace "$ns" --wait=false >/dev/null
+kubectl delete cm -n tazuna "tazuna-state-$m" >/dev/null
+finish

@@ -1,0 +1,127 @@
+#include "state/apply/drift_fields.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+namespace tazuna::state {
+namespace {
+
+using nlohmann::json;
+
+// managedFields of a Deployment tazuna applied, then: kubectl set image, kubectl label (one label of
+// tazuna's, one new), kubectl rollout restart, an HPA's scale, and the controller's status.
+const char* kDeploymentMeta = R"({"managedFields": [
+  {"manager": "tazuna", "operation": "Apply", "fieldsV1": {"f:metadata": {"f:labels": {"f:app": {}}},
+    "f:spec": {"f:selector": {}, "f:template": {"f:metadata": {"f:labels": {"f:app": {}}},
+      "f:spec": {"f:containers": {"k:{\"name\":\"app\"}": {".": {}, "f:name": {}}}}}}}},
+  {"manager": "kubectl-set", "operation": "Update", "fieldsV1": {"f:spec": {"f:template": {"f:spec":
+    {"f:containers": {"k:{\"name\":\"app\"}": {"f:image": {}}}}}}}},
+  {"manager": "kubectl-label", "operation": "Update", "fieldsV1": {"f:metadata": {"f:labels": {"f:team": {}, "f:extra": {}}}}},
+  {"manager": "kubectl-rollout", "operation": "Update", "fieldsV1": {"f:spec": {"f:template": {"f:metadata":
+    {"f:annotations": {".": {}, "f:kubectl.kubernetes.io/restartedAt": {}}}}}}},
+  {"manager": "kube-controller-manager", "operation": "Update", "subresource": "scale", "fieldsV1": {"f:spec": {"f:replicas": {}}}},
+  {"manager": "kube-controller-manager", "operation": "Update", "subresource": "status", "fieldsV1": {"f:status": {"f:replicas": {}}}}
+]})";
+
+const char* kDeployment = R"({"apiVersion": "apps/v1", "kind": "Deployment",
+  "metadata": {"name": "web", "namespace": "n", "labels": {"app": "web", "team": "a"}},
+  "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}}, "template": {
+    "metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "app", "image": "web:1"}]}}},
+  "status": {"replicas": 0}})";
+
+const ObjectIdentity kWeb{"apps", "Deployment", "n", "web"};
+
+std::vector<std::string> Described(const std::vector<TakenField>& taken) {
+  std::vector<std::string> out;
+  for (const auto& t : taken) out.push_back(t.manager + " " + DescribeFieldPath(t.path));
+  return out;
+}
+
+TEST_CASE("drift fields: what others took of the fields tazuna applies, not what they added or are yielded") {
+  const auto live = ReadLiveFields(json::parse(kDeploymentMeta));
+  REQUIRE(live != nullptr);
+  const json desired = json::parse(kDeployment);
+  CHECK(Described(TakenFields(&desired, kWeb, *live, {})) ==
+        std::vector<std::string>{"kubectl-set spec.template.spec.containers[name=app].image",
+                                 "kubectl-label metadata.labels.team"});
+  CHECK(DescribeTaken(TakenFields(&desired, kWeb, *live, {})) ==
+        "kubectl-set (spec.template.spec.containers[name=app].image), kubectl-label (metadata.labels.team)");
+  // Not rendered: every field of theirs no rule yields (the render tells which are tazuna's).
+  CHECK(Described(TakenFields(nullptr, kWeb, *live, {})).size() == 4);
+  // A manifest's rules: by manager, by path (list items by name, any item, or bare), by kind and name.
+  const std::vector<std::vector<manifest::YieldRule>> yielding = {
+      {{"", "", "", "", {}, {"kubectl-set"}}},
+      {{"", "", "", "", {"spec.template.spec.containers.image"}, {}}},
+      {{"", "", "", "", {"spec.template.spec.containers[*].image"}, {}}},
+      {{"", "", "", "", {"spec.template.spec.containers[name=app]"}, {}}},
+      {{"apps", "Deployment", "web", "n", {"spec.template"}, {}}},
+  };
+  for (const auto& rules : yielding) {
+    CHECK(Described(TakenFields(&desired, kWeb, *live, rules)) ==
+          std::vector<std::string>{"kubectl-label metadata.labels.team"});
+  }
+  const std::vector<std::vector<manifest::YieldRule>> not_yielding = {
+      {{"", "", "", "", {"spec.template.spec.containers[name=other]"}, {}}},
+      {{"", "", "", "", {"spec.template.spec.containers.name"}, {}}},
+      {{"core", "", "", "", {}, {"kubectl-set"}}},
+      {{"", "Deployment", "other", "", {}, {}}},
+      {{"", "", "", "", {"spec.template.spec.containers.image"}, {"someone-else"}}},
+  };
+  for (const auto& rules : not_yielding) CHECK(TakenFields(&desired, kWeb, *live, rules).size() == 2);
+}
+
+TEST_CASE("drift fields: an object only tazuna and the status subresource own has nothing to read") {
+  CHECK(ReadLiveFields(json::parse(R"({"managedFields": [
+    {"manager": "tazuna", "operation": "Apply", "fieldsV1": {"f:data": {"f:a": {}}}},
+    {"manager": "kube-apiserver", "operation": "Update", "subresource": "status", "fieldsV1": {"f:status": {}}}]})")) == nullptr);
+  CHECK(ReadLiveFields(json::parse(R"({"name": "x"})")) == nullptr);
+}
+
+TEST_CASE("drift fields: fields shared with another applier, and CA bundles an injector writes, are not taken") {
+  const auto live = ReadLiveFields(json::parse(R"({"managedFields": [
+    {"manager": "tazuna", "operation": "Apply", "fieldsV1": {"f:webhooks": {"k:{\"name\":\"v.example.com\"}": {
+      ".": {}, "f:name": {}, "f:clientConfig": {"f:service": {"f:name": {}}}}}}},
+    {"manager": "other-applier", "operation": "Apply", "fieldsV1": {"f:webhooks": {"k:{\"name\":\"v.example.com\"}": {
+      ".": {}, "f:name": {}}}}},
+    {"manager": "cainjector", "operation": "Update", "fieldsV1": {"f:webhooks": {"k:{\"name\":\"v.example.com\"}": {
+      "f:clientConfig": {"f:caBundle": {}}}}}}]})"));
+  REQUIRE(live != nullptr);
+  const json desired = json::parse(R"({"webhooks": [{"name": "v.example.com",
+    "clientConfig": {"service": {"name": "svc"}, "caBundle": "Cg=="}}]})");
+  const ObjectIdentity id{"admissionregistration.k8s.io", "ValidatingWebhookConfiguration", "", "v"};
+  CHECK(TakenFields(&desired, id, *live, {}).empty());
+  // The same bundle in a kind no default names is taken.
+  const ObjectIdentity other{"example.com", "Gadget", "", "v"};
+  CHECK(Described(TakenFields(&desired, other, *live, {})) ==
+        std::vector<std::string>{"cainjector webhooks[name=v.example.com].clientConfig.caBundle"});
+}
+
+TEST_CASE("drift fields: an apply leaves out the yielded fields others own now, and only those") {
+  const auto live = ReadLiveFields(json::parse(kDeploymentMeta));
+  REQUIRE(live != nullptr);
+  json object = json::parse(kDeployment);
+  CHECK(StripYielded(object, kWeb, *live, {}) == std::vector<std::string>{"spec.replicas"});
+  CHECK(!object["spec"].contains("replicas"));
+  CHECK(object["spec"]["template"]["spec"]["containers"][0]["image"] == "web:1");
+  json again = json::parse(kDeployment);
+  const std::vector<manifest::YieldRule> rules = {{"", "", "", "", {"metadata.labels.team"}, {"kubectl-label"}}};
+  CHECK(StripYielded(again, kWeb, *live, rules) == std::vector<std::string>{"metadata.labels.team", "spec.replicas"});
+  CHECK(again["metadata"]["labels"] == json{{"app", "web"}});
+}
+
+TEST_CASE("drift fields: a map or list item whose fields tazuna sets one by one is not taken by owning the node") {
+  // kubectl create made the map; tazuna took its values over; kubectl-create keeps the map's "." entry.
+  const auto live = ReadLiveFields(json::parse(R"({"managedFields": [
+    {"manager": "tazuna", "operation": "Apply", "fieldsV1": {"f:data": {"f:a": {}}, "f:spec": {"f:selector": {}}}},
+    {"manager": "kubectl-create", "operation": "Update", "fieldsV1": {"f:data": {".": {}}}},
+    {"manager": "kubectl-edit", "operation": "Update", "fieldsV1": {"f:spec": {"f:template": {}}}}]})"));
+  REQUIRE(live != nullptr);
+  const json desired = json::parse(R"({"data": {"a": "1"}, "spec": {"selector": {"x": "y"}, "template": {"k": "v"}}})");
+  // An atomic map (owned as one leaf) that another writer took is taken.
+  CHECK(Described(TakenFields(&desired, kWeb, *live, {})) == std::vector<std::string>{"kubectl-edit spec.template"});
+}
+
+}  // namespace
+}  // namespace tazuna::state
