@@ -93,7 +93,8 @@ state::LiveRead ReadOwnersFor(const StateDiffOptions& o, kube::Client& client, s
   std::set<state::ObjectIdentity> unchecked;
   const auto unchanged = repair ? state::UnchangedObjects::kList : state::UnchangedObjects::kSkip;
   live.owners =
-      state::ReadLiveOwners(client, inputs, {rows, nullptr, &live.unknown, unchanged, &unchecked, fields}, log);
+      state::ReadLiveOwners(client, inputs, {rows, nullptr, &live.unknown, unchanged, &unchecked,
+                                                     fields ? state::LiveFieldsOf::kShared : state::LiveFieldsOf::kNone}, log);
   if (!repair) return live;
   state::AddMissingRows(inputs, live.owners, unchecked);
   if (fields) state::AddDriftedRows(inputs, live.owners, yields, &needs_render);
@@ -181,14 +182,15 @@ struct Compared {
   std::set<std::string> needs_render;  ///< manifests not rendered whose objects others own fields of
 };
 
-// Renders (with `skip_renders`, not the manifests whose states record the same inputs), compares with the
-// states and reads the live owners the options ask for.
+// Renders (not the manifests whose states in `skip` record the same inputs; every one when `skip` is null),
+// compares with the states and reads the live owners the options ask for. `origin`: this repository's, found
+// after the render (so a render error comes first) when null.
 util::Result<Compared> Compare(Context& ctx, SelectedCluster& at, const StateDiffOptions& o,
-                               std::map<std::string, state::ManifestState> states, bool skip_renders,
-                               const state::Origin& origin) {
+                               std::map<std::string, state::ManifestState> states,
+                               const std::map<std::string, state::ManifestState>* skip, const state::Origin* origin) {
   kube::Client& client = at.client();
   util::Logger& log = at.log();
-  const RenderOptions render{!o.no_render_cache, skip_renders ? &states : nullptr};
+  const RenderOptions render{!o.no_render_cache, skip};
   auto run = RenderForCluster(ctx, at, o.connection, render);
   if (!run) return run.error();
   std::optional<RenderedRun> fresh;  // --verify-render-cache: every manifest rendered as well
@@ -212,7 +214,7 @@ util::Result<Compared> Compare(Context& ctx, SelectedCluster& at, const StateDif
   // Per object only for the rare pair of keys in two groups.
   auto inputs = state::PlanSyncFrom(client, std::move(run->manifests), std::move(states), *run->identities);
   if (!inputs) return inputs.error();
-  Compared c{std::move(*inputs), {}, origin, {}};
+  Compared c{std::move(*inputs), {}, origin != nullptr ? *origin : FindOrigin(ctx, at.selection.file.path, &log), {}};
   for (const auto& in : c.inputs) {  // rows against another repository's state would mean nothing
     if (auto st = state::CheckOrigin(in.stored, c.origin); !st) return st.error();
   }
@@ -235,16 +237,22 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   auto states = state::ReadStates(store, names);
   if (!states) return states.error();
   const bool skip_renders = out_file.empty();
-  const state::Origin origin = FindOrigin(ctx, at->selection.file.path, &log);
-  auto compared = Compare(ctx, *at, *this, skip_renders ? *states : std::move(*states), skip_renders, origin);
+  auto compared = Compare(ctx, *at, *this, skip_renders ? *states : std::move(*states),
+                          skip_renders ? &*states : nullptr, nullptr);
   if (compared && !compared->needs_render.empty()) {
-    // Only the render tells whether fields others own of a manifest not rendered are fields it sets.
+    // Only the render tells whether fields others own of a manifest not rendered are fields it sets: those
+    // manifests are rendered (the others still answer from their states).
     log.Log(2, util::StrCat("rendering again: other writers own fields of objects of ",
                             util::Join({compared->needs_render.begin(), compared->needs_render.end()}, ", ")));
-    compared = Compare(ctx, *at, *this, std::move(*states), false, origin);
+    std::map<std::string, state::ManifestState> skip;
+    for (const auto& [name, state] : *states) {
+      if (compared->needs_render.count(name) == 0) skip.emplace(name, state);
+    }
+    const state::Origin origin = compared->origin;
+    compared = Compare(ctx, *at, *this, std::move(*states), &skip, &origin);
   }
   if (!compared) return compared.error();
-  auto& [inputs, live, found_origin, needs_render] = *compared;
+  auto& [inputs, live, origin, needs_render] = *compared;
   if (!out_file.empty()) {
     if (auto st = WritePlan(ctx, *this, {client, inputs, live, origin, log}); !st) return st.error();
   }

@@ -109,7 +109,7 @@ state::LiveRead ReadLiveForSync(kube::Client& client, util::Logger& log, std::ve
   const state::OwnerQuery query{q.planned ? state::OwnerRows::kChanges : state::OwnerRows::kApplies, q.takeover,
                                 &live.unknown,
                                 repair ? state::UnchangedObjects::kList : state::UnchangedObjects::kSkip, &unchecked,
-                                true};  // who owns which fields: yielded ones are left out of every apply
+                                state::LiveFieldsOf::kShared};  // yielded fields are left out of every apply
   live.owners = state::ReadLiveOwners(client, inputs, query, log);
   if (!repair) return live;
   const size_t missing = state::AddMissingRows(inputs, live.owners, unchecked);

@@ -139,6 +139,48 @@ Status ParseStatusGrace(const YAML::Node& node, const std::string& field, const 
                    util::StrCat("must be a whole number of seconds up to 86400, not ", util::Quote(*text)));
 }
 
+// Why `path` is not a field path as yieldFields writes them (`spec.replicas`, `containers[name=app].image`,
+// `containers[*]`, `annotations[example.com/note]`), or "" when it is one.
+std::string FieldPathProblem(const std::string& path) {
+  if (path.empty()) return "empty";
+  if (path.find_first_of(" \t$") != std::string::npos || path.front() == '/') return "write it as spec.replicas";
+  std::string segment;
+  int depth = 0;
+  std::string inside;
+  for (const char c : path + ".") {
+    if (depth == 0 && c == '.') {
+      if (segment.empty()) return "an empty segment (write it as spec.replicas)";
+      segment.clear();
+      continue;
+    }
+    if (c == '[') {
+      if (depth > 0 || segment.empty()) return "a bracket must follow a field name";
+      ++depth, inside.clear();
+    } else if (c == ']') {
+      if (depth == 0) return "a ] without its [";
+      --depth;
+      if (inside.empty()) return "empty brackets";
+      if (inside.find_first_not_of("0123456789") == std::string::npos) {
+        return "list items are named by their keys (containers[name=app]) or any ([*]), not by index";
+      }
+    } else if (depth > 0) {
+      inside += c;
+    }
+    segment += c;
+  }
+  return depth > 0 ? "a [ without its ]" : "";
+}
+
+// Why `text` is not what a yieldFields rule's `key` takes, or "" when it is.
+std::string RuleValueProblem(std::string_view key, const std::string& text) {
+  if (text.empty()) return "";
+  if (key == "kind" && !(text[0] >= 'A' && text[0] <= 'Z')) return "a kind starts with a capital letter (Deployment)";
+  if (key == "group" && text.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") != std::string::npos) {
+    return "an API group without its version (apps, rbac.authorization.k8s.io, core for the core group)";
+  }
+  return "";
+}
+
 // `yieldFields` (ours): rules naming fields other writers may own (YieldRule); each sets at least one criterion.
 Status ParseYieldFields(const YAML::Node& node, const std::string& field, const NodeReader& r, Manifest& m) {
   const std::string list_field = ChildField(field, "yieldFields");
@@ -153,6 +195,9 @@ Status ParseYieldFields(const YAML::Node& node, const std::string& field, const 
                             std::pair{"name", &rule.name}, std::pair{"namespace", &rule.namespace_name}}) {
       Result<std::string> text = r.String(item, key, at);
       if (!text) return text.error();
+      if (const std::string why = RuleValueProblem(key, *text); !why.empty()) {
+        return r.ErrorAt(KeyMark(item, key), ChildField(at, key), util::StrCat("invalid ", util::Quote(*text), ": ", why));
+      }
       *out = *text;
     }
     Result<std::vector<std::string>> paths = r.StringList(item, "paths", at);
@@ -162,10 +207,13 @@ Status ParseYieldFields(const YAML::Node& node, const std::string& field, const 
     rule.paths = *paths;
     rule.managers = *managers;
     for (const std::string& path : rule.paths) {
-      if (path.empty() || path.front() == '.' || path.back() == '.' || path.find("..") != std::string::npos) {
+      if (const std::string why = FieldPathProblem(path); !why.empty()) {
         return r.ErrorAt(KeyMark(item, "paths"), ChildField(at, "paths"),
-                         util::StrCat("invalid field path ", util::Quote(path), " (write it as spec.replicas)"));
+                         util::StrCat("invalid field path ", util::Quote(path), ": ", why));
       }
+    }
+    for (const std::string& manager : rule.managers) {
+      if (manager.empty()) return r.ErrorAt(KeyMark(item, "managers"), ChildField(at, "managers"), "an empty manager name");
     }
     if (rule.group.empty() && rule.kind.empty() && rule.name.empty() && rule.namespace_name.empty() &&
         rule.paths.empty() && rule.managers.empty()) {

@@ -6,7 +6,8 @@
 # (kube-controller-manager through the scale subresource) sets are left to it, even when the object is
 # applied again; a manifest's yieldFields leave the fields it names to their writers; --repair=missing and
 # --repair=none leave drift alone; a plan carries its drifted rows and refuses --repair=missing; a bad
-# yieldFields rule is a one-line input error.
+# yieldFields rule is a one-line input error. Items keyed by a defaulted field (a port's protocol), Secrets,
+# and maps whose node another writer holds are repaired too.
 source "$(dirname "$0")/lib.sh"
 
 sfx=$(date +%s%N | tail -c 6)$RANDOM
@@ -82,6 +83,43 @@ sed -i 's/team: a/team: c/' objs/20-deploy.yaml
 expect_rc 0 "a content change applies the Deployment" kubectl tazuna state sync
 expect_contains "$OUT" "$deploy_line configured" "content change: configured"
 expect_eq "$(live)" "5 c kept registry.example/web:1" "content change: the autoscaler's replicas are still left to it"
+
+# A Service port the manifest writes without its protocol (the server adds TCP to the item's keys); a
+# Secret; a ConfigMap kubectl apply (client-side) made and changes again after tazuna adopted
+# it (its entry holds the data map itself); a rule yielding all of kubectl-rollout's fields, which owns the
+# pod template's annotations map, while tazuna sets an annotation in it.
+cat > objs/30-more.yaml <<DOC
+apiVersion: v1
+kind: Service
+metadata: {name: svc, namespace: $ns}
+spec: {selector: {app: web}, ports: [{port: 80, targetPort: 80}]}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: sec, namespace: $ns}
+data: {pw: Zmlyc3Q=}
+DOC
+cm_doc csa "$ns" '{mode: "blue", other: "x"}' > "$E2E_TMP/csa.yaml"
+kubectl apply -f "$E2E_TMP/csa.yaml" >/dev/null 2>&1
+cp "$E2E_TMP/csa.yaml" objs/40-csa.yaml
+sed -i 's/yieldFields: \[/yieldFields: [{managers: [kubectl-rollout]}, /' tazuna.yaml
+sed -i 's/    metadata: {labels: {app: web}}/    metadata: {labels: {app: web}, annotations: {example.com\/scrape: "true"}}/' objs/20-deploy.yaml
+expect_rc 0 "sync: a Service, a Secret, an adopted ConfigMap, an annotation beside kubectl-rollout's" kubectl tazuna state sync
+expect_eq "$(kubectl get deploy -n "$ns" web -o jsonpath='{.spec.template.metadata.annotations.example\.com/scrape}')" "true" \
+  "the annotation is applied though kubectl-rollout owns the map and is yielded"
+kubectl patch -n "$ns" svc svc -p '{"spec":{"ports":[{"port":80,"targetPort":8080}]}}' >/dev/null
+kubectl patch -n "$ns" secret sec -p '{"data":{"pw":"b3RoZXI="}}' >/dev/null
+sed 's/other: "x"/other: "changed"/' "$E2E_TMP/csa.yaml" | kubectl apply -f - >/dev/null 2>&1
+expect_rc 1 "diff: the three are drifted" kubectl tazuna state diff -o json
+for what in 'kubectl-patch (spec.ports[port=80,protocol=TCP].targetPort)' 'kubectl-patch (data.pw)' 'kubectl-client-side-apply (data.other)'; do
+  expect_contains "$OUT" "\"takenBy\": \"$what\"" "diff: $what"
+done
+expect_rc 0 "sync repairs them" kubectl tazuna state sync
+expect_eq "$(kubectl get svc -n "$ns" svc -o jsonpath='{.spec.ports[0].targetPort}')" "80" "the Service's targetPort is back"
+expect_eq "$(kubectl get secret -n "$ns" sec -o jsonpath='{.data.pw}' | base64 -d)" "first" "the Secret's value is back"
+expect_eq "$(kubectl get cm -n "$ns" csa -o jsonpath='{.data.other}')" "x" "the adopted ConfigMap's value is back"
+expect_rc 0 "then nothing" kubectl tazuna state diff
+expect_eq "$OUT" "No changes detected." "after those repairs: no rows"
 
 cp tazuna.yaml tazuna.yaml.good
 sed -i 's/yieldFields: .*/yieldFields: [{paths: [spec..replicas]}]}/' tazuna.yaml

@@ -13,23 +13,22 @@ using nlohmann::json;
 
 namespace {
 
-// The segments of `path` as a rule's path names them: each field starts one ("spec", "replicas"); a list
-// item, or a key written in brackets, is added to the segment before it ("containers[name=app]",
-// "annotations[example.com/note]").
+// The segments of `path` as a rule's path names them: each field or map key starts one ("spec",
+// "replicas", "example.com/note"); a list item is added to the segment before it ("containers[name=app]").
 std::vector<std::string> Segments(const FieldPath& path) {
   std::vector<std::string> out;
   for (const auto& element : path) {
-    std::string d = DescribeFieldPath({element});
-    if (!d.empty() && d.front() == '[' && !out.empty()) {
-      out.back() += d;
+    if (util::StartsWith(element, "f:") || out.empty()) {
+      out.push_back(util::StartsWith(element, "f:") ? element.substr(2) : DescribeFieldPath({element}));
     } else {
-      out.push_back(std::move(d));
+      out.back() += DescribeFieldPath({element});
     }
   }
   return out;
 }
 
-// A rule's path split at the dots outside brackets.
+// A rule's path split at the dots outside brackets; a map key in brackets is a segment of its own
+// (`annotations[example.com/note]` is `annotations`, `example.com/note`), a list item stays with its list.
 std::vector<std::string> RuleSegments(const std::string& path) {
   std::vector<std::string> out(1);
   int depth = 0;
@@ -42,7 +41,18 @@ std::vector<std::string> RuleSegments(const std::string& path) {
       out.back() += c;
     }
   }
-  return out;
+  std::vector<std::string> split;
+  for (auto& seg : out) {
+    const size_t open = seg.find('[');
+    const std::string inside = open == std::string::npos ? "" : seg.substr(open + 1, seg.size() - open - 2);
+    if (open != std::string::npos && seg.back() == ']' && inside != "*" && inside.find('=') == std::string::npos) {
+      split.push_back(seg.substr(0, open));
+      split.push_back(inside);
+    } else {
+      split.push_back(std::move(seg));
+    }
+  }
+  return split;
 }
 
 // `rule` ("containers", "containers[*]", "containers[name=app]") names the segment `seg`.
@@ -66,17 +76,6 @@ bool PathMatches(const std::string& rule, const std::vector<std::string>& segmen
   return true;
 }
 
-// Whether `set` holds a path below `path`: then `path` is a map, struct or list item tazuna sets field by
-// field, and another manager holding the node itself (its "." entry) owns no value of it.
-bool HoldsBelow(const FieldSet& set, const FieldPath& path) {
-  FieldSet below = set;
-  for (const auto& element : path) {
-    below = below.Below(element);
-    if (below.empty()) return false;
-  }
-  return true;
-}
-
 bool Yielded(const std::vector<manifest::YieldRule>& rules, const ObjectIdentity& id, const std::string& manager,
              const FieldPath& path) {
   return std::any_of(rules.begin(), rules.end(),
@@ -85,12 +84,12 @@ bool Yielded(const std::vector<manifest::YieldRule>& rules, const ObjectIdentity
 
 }  // namespace
 
-std::shared_ptr<const LiveFields> ReadLiveFields(const json& metadata) {
+std::shared_ptr<const LiveFields> ReadLiveFields(const json& metadata, bool always) {
   const json& entries = util::JsonArray(metadata, "managedFields");
   const auto other = [](const json& e) {
     return util::JsonString(e, "manager") != kTazunaManager && util::JsonString(e, "subresource") != "status";
   };
-  if (std::none_of(entries.begin(), entries.end(), other)) return nullptr;
+  if (!always && std::none_of(entries.begin(), entries.end(), other)) return nullptr;
   auto live = std::make_shared<LiveFields>();
   for (const auto& e : entries) {
     const std::string manager = util::JsonString(e, "manager");
@@ -112,6 +111,8 @@ const std::vector<manifest::YieldRule>& BuiltinYieldRules() {
       {"admissionregistration.k8s.io", "", "", "", {"webhooks.clientConfig.caBundle"}, {}},
       {"apiregistration.k8s.io", "APIService", "", "", {"spec.caBundle"}, {}},
       {"apiextensions.k8s.io", "CustomResourceDefinition", "", "", {"spec.conversion.webhook.clientConfig.caBundle"}, {}},
+      // An aggregated ClusterRole's rules are the aggregation controller's (the manifest's are a placeholder).
+      {"rbac.authorization.k8s.io", "ClusterRole", "", "", {"rules"}, {"clusterrole-aggregation-controller"}},
   };
   return kRules;
 }
@@ -134,8 +135,9 @@ std::vector<TakenField> TakenFields(const json* desired, const ObjectIdentity& i
                                     const std::vector<manifest::YieldRule>& rules) {
   std::vector<TakenField> out;
   for (const auto& entry : live.others) {
-    for (FieldPath& path : entry.fields.Subtract(live.tazuna).TopPaths()) {
-      if (HoldsBelow(live.tazuna, path)) continue;
+    for (FieldPath& path : entry.fields.Subtract(live.tazuna).ValuePaths()) {
+      if (live.tazuna.HasBelow(path)) continue;  // its node only: no value of it
+      if (!path.empty() && path[0] == "f:status") continue;  // a status is never applied as tazuna's
       if (Yielded(BuiltinYieldRules(), id, entry.manager, path) || Yielded(rules, id, entry.manager, path)) continue;
       if (desired != nullptr) {
         const json* value = FindField(*desired, path);
@@ -151,11 +153,61 @@ std::vector<std::string> StripYielded(json& object, const ObjectIdentity& id, co
                                       const std::vector<manifest::YieldRule>& rules) {
   std::vector<std::string> out;
   for (const auto& entry : live.others) {
-    for (const FieldPath& path : entry.fields.Subtract(live.tazuna).TopPaths()) {
+    for (const FieldPath& path : entry.fields.Subtract(live.tazuna).ValuePaths()) {
+      if (live.tazuna.HasBelow(path)) continue;  // tazuna's fields are below it: never strip them
       if (!Yielded(BuiltinYieldRules(), id, entry.manager, path) && !Yielded(rules, id, entry.manager, path)) continue;
       if (RemoveField(object, path)) out.push_back(DescribeFieldPath(path));
     }
   }
+  return out;
+}
+
+namespace {
+
+// Fields of every object that no apply owns: what the server sets, and what no apply writes.
+bool NeverOwned(const FieldPath& path, const json& desired) {
+  static const std::vector<FieldPath> kPaths = {
+      {"f:apiVersion"}, {"f:kind"}, {"f:status"}, {"f:metadata", "f:name"}, {"f:metadata", "f:namespace"},
+      {"f:metadata", "f:creationTimestamp"}, {"f:metadata", "f:generateName"}, {"f:metadata", "f:uid"},
+      {"f:metadata", "f:resourceVersion"}, {"f:metadata", "f:generation"}, {"f:metadata", "f:managedFields"},
+      {"f:metadata", "f:selfLink"}, {"f:metadata", "f:deletionTimestamp"}, {"f:metadata", "f:deletionGracePeriodSeconds"}};
+  if (std::find(kPaths.begin(), kPaths.end(), path) != kPaths.end()) return true;
+  // A Secret's stringData is written into data and never stored.
+  return path.size() == 1 && path[0] == "f:stringData" && util::JsonString(desired, "kind") == "Secret";
+}
+
+// Whether any of `live`'s sets answers `test` for `path`.
+template <class Test>
+bool AnySet(const LiveFields& live, Test test) {
+  return test(live.tazuna) ||
+         std::any_of(live.others.begin(), live.others.end(), [&](const LiveFields::Entry& e) { return test(e.fields); });
+}
+
+void CollectUnowned(const json& node, FieldPath& path, const json& desired, const LiveFields& live,
+                    std::vector<FieldPath>& out) {
+  for (const auto& [key, value] : node.items()) {
+    path.push_back("f:" + key);
+    const bool empty = value.is_null() || ((value.is_object() || value.is_array()) && value.empty());
+    const auto whole = [&](const FieldSet& s) { return s.OwnsWhole(path); };
+    const auto below = [&](const FieldSet& s) { return s.HasBelow(path); };
+    const auto itself = [&](const FieldSet& s) { return s.Contains(path); };
+    if (empty || NeverOwned(path, desired) || AnySet(live, whole)) {
+      // nothing to own, or owned as one value
+    } else if (value.is_object() && AnySet(live, below)) {
+      CollectUnowned(value, path, desired, live, out);  // a map owned field by field
+    } else if (!AnySet(live, below) && !AnySet(live, itself)) {
+      out.push_back(path);
+    }
+    path.pop_back();
+  }
+}
+
+}  // namespace
+
+std::vector<FieldPath> UnownedFields(const json& desired, const LiveFields& live) {
+  std::vector<FieldPath> out;
+  FieldPath path;
+  if (desired.is_object()) CollectUnowned(desired, path, desired, live, out);
   return out;
 }
 

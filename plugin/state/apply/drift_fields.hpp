@@ -26,13 +26,13 @@ struct LiveFields {
 };
 
 /// The LiveFields of `metadata` (a live object's), or null when only tazuna and the status subresource own
-/// fields of it (nearly every object: nothing is parsed then).
-std::shared_ptr<const LiveFields> ReadLiveFields(const nlohmann::json& metadata);
+/// fields of it (nearly every object: nothing is parsed then) unless `always`.
+std::shared_ptr<const LiveFields> ReadLiveFields(const nlohmann::json& metadata, bool always = false);
 
-/// The fields every manifest yields (README "Fields other writers own"): `spec.replicas` to
-/// kube-controller-manager (a HorizontalPodAutoscaler scales through it), and the CA bundles CA injectors
+/// The fields every manifest yields (README "Fields other writers took"): `spec.replicas` to
+/// kube-controller-manager (a HorizontalPodAutoscaler scales through it), the CA bundles CA injectors
 /// (cert-manager's cainjector, OpenShift's service-ca) write into webhook configurations, APIServices and
-/// CRD conversion webhooks.
+/// CRD conversion webhooks, and an aggregated ClusterRole's rules to the aggregation controller.
 const std::vector<manifest::YieldRule>& BuiltinYieldRules();
 
 /// Whether `rule` yields the field at `path` of object `id` owned by `manager`.
@@ -56,6 +56,13 @@ std::vector<TakenField> TakenFields(const nlohmann::json* desired, const ObjectI
 /// autoscaler's replicas). Returns them, as DescribeFieldPath writes them.
 std::vector<std::string> StripYielded(nlohmann::json& object, const ObjectIdentity& id, const LiveFields& live,
                                       const std::vector<manifest::YieldRule>& rules);
+
+/// The fields `desired` sets through maps (a scalar, a list or an atomic map, never into a list) that nobody
+/// owns live: removed by someone since tazuna applied them (an update that removes a field takes it from every
+/// manager), or dropped by the server (an unknown field of a custom resource). Not the metadata the server
+/// writes, a status, a Secret's write-only stringData, nulls or empty maps and lists. A hint that only a dry run
+/// can confirm.
+std::vector<FieldPath> UnownedFields(const nlohmann::json& desired, const LiveFields& live);
 
 /// For a row's note: "kubectl-edit (spec.template.spec.containers[name=app].image)", managers in order,
 /// at most three fields each ("and N more").

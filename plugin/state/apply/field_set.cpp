@@ -125,6 +125,25 @@ bool FieldSet::Contains(const FieldPath& path) const {
   return !path.empty() && node->member_;
 }
 
+bool FieldSet::HasBelow(const FieldPath& path) const {
+  const FieldSet* node = this;
+  for (const auto& key : path) {
+    node = node->Find(key);
+    if (node == nullptr) return false;
+  }
+  return !node->children_.empty();
+}
+
+bool FieldSet::OwnsWhole(const FieldPath& path) const {
+  const FieldSet* node = this;
+  for (const auto& key : path) {
+    node = node->Find(key);
+    if (node == nullptr) return false;
+    if (node->member_ && node->children_.empty()) return true;
+  }
+  return false;
+}
+
 void FieldSet::TopPaths(FieldPath& prefix, std::vector<FieldPath>& out) const {
   for (const auto& c : children_) {
     prefix.push_back(c.key);
@@ -135,6 +154,25 @@ void FieldSet::TopPaths(FieldPath& prefix, std::vector<FieldPath>& out) const {
     }
     prefix.pop_back();
   }
+}
+
+void FieldSet::ValuePaths(FieldPath& prefix, std::vector<FieldPath>& out) const {
+  for (const auto& c : children_) {
+    prefix.push_back(c.key);
+    if (c.set.children_.empty()) {
+      if (c.set.member_) out.push_back(prefix);
+    } else {
+      c.set.ValuePaths(prefix, out);
+    }
+    prefix.pop_back();
+  }
+}
+
+std::vector<FieldPath> FieldSet::ValuePaths() const {
+  std::vector<FieldPath> out;
+  FieldPath prefix;
+  ValuePaths(prefix, out);
+  return out;
 }
 
 std::vector<FieldPath> FieldSet::TopPaths() const {
@@ -165,13 +203,17 @@ std::string DescribeElement(const std::string& element, bool first) {
   return "[" + (value.is_discarded() ? body : Scalar(value)) + "]";
 }
 
-bool MatchesKeys(const json& item, const json& keys) {
+// Whether `item` has the `keys`; with `lenient`, a key it leaves out (one the server defaults) matches too.
+bool MatchesKeys(const json& item, const json& keys, bool lenient = false) {
   if (!item.is_object()) return false;
+  bool any = false;
   for (const auto& [k, v] : keys.items()) {
     const auto it = item.find(k);
+    if (it == item.end() && lenient) continue;
     if (it == item.end() || *it != v) return false;
+    any = true;
   }
-  return true;
+  return any;
 }
 
 // The index of the list item `element` (k:, v: or i:) names in `list`, or -1.
@@ -190,7 +232,15 @@ long FindItem(const json& list, const std::string& element) {
                                                         : util::StartsWith(element, "v:") && list[i] == value;
     if (found) return static_cast<long>(i);
   }
-  return -1;
+  if (!util::StartsWith(element, "k:") || !value.is_object()) return -1;
+  // As written in a manifest, an item may leave out a key the server defaults (a port's protocol: TCP).
+  long only = -1;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (!MatchesKeys(list[i], value, true)) continue;
+    if (only >= 0) return -1;  // more than one: which is meant cannot be told
+    only = static_cast<long>(i);
+  }
+  return only;
 }
 
 // The child of `node` (a json or a const json) that `element` names, or null.

@@ -45,9 +45,17 @@ class FieldSet {
   FieldSet Under(const std::string& key) const;
   /// Whether `path` is in the set.
   bool Contains(const FieldPath& path) const;
+  /// Whether the set holds paths below `path` (then `path` is a map, struct or list item owned field by field).
+  bool HasBelow(const FieldPath& path) const;
+  /// Whether the set owns the value at `path` whole: the path or one above it is in the set with nothing of
+  /// it below (a scalar, or a list or map owned as one value).
+  bool OwnsWhole(const FieldPath& path) const;
   /// The outermost paths of the set: a path whose prefix is in the set is left out (removing the
   /// prefix removes it too). In the set's order (keys sorted).
   std::vector<FieldPath> TopPaths() const;
+  /// The paths of the set's values: members with nothing of them in the set below (a node's own "." entry
+  /// beside owned children says only that the node exists, so its children are listed instead).
+  std::vector<FieldPath> ValuePaths() const;
 
  private:
   struct Child;
@@ -57,6 +65,7 @@ class FieldSet {
   template <class F>
   FieldSet Zip(const FieldSet& other, bool member, F child) const;
   void TopPaths(FieldPath& prefix, std::vector<FieldPath>& out) const;
+  void ValuePaths(FieldPath& prefix, std::vector<FieldPath>& out) const;
 
   bool member_ = false;
   std::vector<Child> children_;  ///< sorted by key, none empty
@@ -66,8 +75,9 @@ class FieldSet {
 /// `spec.template.spec.containers[name=app].env[name=OLD]`, `spec.finalizers[x]`, `spec.args[0]`.
 std::string DescribeFieldPath(const FieldPath& path);
 
-/// The value at `path` in `object`, or null when there is none (a list item is found by its keys,
-/// its value or its index).
+/// The value at `path` in `object`, or null when there is none (a list item is found by its keys, its value
+/// or its index; an item that leaves out keys the server defaults, as a port's protocol, is found by the keys
+/// it has when no other item has them).
 const nlohmann::json* FindField(const nlohmann::json& object, const FieldPath& path);
 
 /// Removes the value at `path` from `object` (a field, or a list item); false when there is none.

@@ -77,7 +77,7 @@ util::Status CheckNotReserved(const std::vector<DesiredManifest>& manifests) {
   return util::Ok();
 }
 
-LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover, bool fields) {
+LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover, LiveFieldsOf fields) {
   LiveOwner owner;
   const json& meta = util::JsonObject(live, "metadata");
   const json& annotations = util::JsonObject(meta, "annotations");
@@ -92,7 +92,7 @@ LiveOwner OwnerOf(const json& live, const TakeoverManagers* takeover, bool field
     }
   }
   if (takeover != nullptr) owner.takeover = FindTakeover(meta, *takeover);
-  if (fields) owner.fields = ReadLiveFields(meta);
+  if (fields != LiveFieldsOf::kNone) owner.fields = ReadLiveFields(meta, fields == LiveFieldsOf::kEvery);
   return owner;
 }
 

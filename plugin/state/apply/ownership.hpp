@@ -35,6 +35,9 @@ enum class OwnerRows { kNone, kAdded, kApplies, kChanges };
 /// AddMissingRows can tell which of them are gone (--repair=missing).
 enum class UnchangedObjects { kSkip, kList };
 
+/// Which live objects' field owners ReadLiveOwners keeps (OwnerQuery::fields).
+enum class LiveFieldsOf { kNone, kShared, kEvery };
+
 /// What ReadLiveOwners reads.
 struct OwnerQuery {
   OwnerRows rows = OwnerRows::kApplies;
@@ -47,8 +50,9 @@ struct OwnerQuery {
   /// With UnchangedObjects::kList, when set: receives the unchanged objects whose existence no LIST could
   /// tell (the LIST failed, or no version of the kind is served); they are neither seen nor known absent.
   std::set<ObjectIdentity>* unchecked = nullptr;
-  /// Whether the owners keep who owns which fields (LiveOwner::fields), for AddDriftedRows.
-  bool fields = false;
+  /// Which owners keep who owns which fields (LiveOwner::fields): none, those whose fields others than tazuna
+  /// own (AddDriftedRows, StripYielded), or every one (state drift's UnownedFields).
+  LiveFieldsOf fields = LiveFieldsOf::kNone;
 };
 
 /// Reads who owns the live objects of the rows of `inputs` the query names: one metadata-only LIST per
@@ -67,8 +71,9 @@ std::string DescribeOwner(const LiveOwner& owner);
 
 /// Who owns `live` (a live object or its PartialObjectMetadata); with `takeover`, also what taking over
 /// those managers' fields needs (LiveOwner::takeover).
-/// With `fields`, also who owns which of its fields (LiveOwner::fields).
-LiveOwner OwnerOf(const nlohmann::json& live, const TakeoverManagers* takeover = nullptr, bool fields = false);
+/// Also who owns which of its fields (LiveOwner::fields), as `fields` says.
+LiveOwner OwnerOf(const nlohmann::json& live, const TakeoverManagers* takeover = nullptr,
+                  LiveFieldsOf fields = LiveFieldsOf::kNone);
 
 /// The origin mark of `live` when it belongs to another repository than `ours`: set, and neither ours
 /// nor one `state` was taken over from (Metadata::taken_from). Empty otherwise (an unmarked object is

@@ -123,5 +123,56 @@ TEST_CASE("drift fields: a map or list item whose fields tazuna sets one by one 
   CHECK(Described(TakenFields(&desired, kWeb, *live, {})) == std::vector<std::string>{"kubectl-edit spec.template"});
 }
 
+TEST_CASE("drift fields: what a writer changed inside a map whose node it holds is taken; the node is not stripped") {
+  // kubectl apply (client-side) made the ConfigMap and is run again after tazuna adopted it.
+  const auto live = ReadLiveFields(json::parse(R"({"managedFields": [
+    {"manager": "tazuna", "operation": "Apply", "fieldsV1": {"f:data": {"f:mode": {}}}},
+    {"manager": "kubectl-client-side-apply", "operation": "Update", "fieldsV1": {"f:data": {".": {}, "f:other": {}}}}]})"));
+  REQUIRE(live != nullptr);
+  const json desired = json::parse(R"({"data": {"mode": "blue", "other": "x"}})");
+  const ObjectIdentity cm{"", "ConfigMap", "n", "c"};
+  CHECK(Described(TakenFields(&desired, cm, *live, {})) == std::vector<std::string>{"kubectl-client-side-apply data.other"});
+  // A rule yielding everything that writer owns strips its value, never the map holding tazuna's.
+  json object = desired;
+  const std::vector<manifest::YieldRule> rules = {{"", "", "", "", {}, {"kubectl-client-side-apply"}}};
+  CHECK(StripYielded(object, cm, *live, rules) == std::vector<std::string>{"data.other"});
+  CHECK(object["data"] == json{{"mode", "blue"}});
+}
+
+TEST_CASE("drift fields: an item found by the keys it has when the server defaulted another (a port's protocol)") {
+  const auto live = ReadLiveFields(json::parse(R"({"managedFields": [
+    {"manager": "tazuna", "operation": "Apply", "fieldsV1": {"f:spec": {"f:ports": {"k:{\"port\":80,\"protocol\":\"TCP\"}": {".": {}, "f:port": {}}}}}},
+    {"manager": "kubectl-patch", "operation": "Update", "fieldsV1": {"f:spec": {"f:ports": {"k:{\"port\":80,\"protocol\":\"TCP\"}": {"f:targetPort": {}}}}}}]})"));
+  REQUIRE(live != nullptr);
+  const ObjectIdentity svc{"", "Service", "n", "s"};
+  const json one = json::parse(R"({"spec": {"ports": [{"port": 80, "targetPort": 80}]}})");
+  CHECK(Described(TakenFields(&one, svc, *live, {})) ==
+        std::vector<std::string>{"kubectl-patch spec.ports[port=80,protocol=TCP].targetPort"});
+  // Two items the present keys cannot tell apart: neither is taken for that one.
+  const json two = json::parse(R"({"spec": {"ports": [{"port": 80, "name": "a"}, {"port": 80, "name": "b", "targetPort": 80}]}})");
+  CHECK(TakenFields(&two, svc, *live, {}).empty());
+}
+
+TEST_CASE("drift fields: a status is not taken; a Secret's data is not what its stringData sets") {
+  const auto live = ReadLiveFields(json::parse(R"({"managedFields": [
+    {"manager": "tazuna", "operation": "Apply", "fieldsV1": {"f:type": {}}},
+    {"manager": "my-operator", "operation": "Update", "fieldsV1": {"f:status": {"f:phase": {}}, "f:data": {"f:pw": {}}}}]})"));
+  REQUIRE(live != nullptr);
+  const json secret = json::parse(R"({"kind": "Secret", "type": "Opaque", "stringData": {"pw": "x"}, "status": {"phase": "P"}})");
+  // The server writes stringData into data but leaves data's owner as it was: after a repair that writer
+  // would still own it, so a changed value there is not told from a repaired one (state drift tells).
+  CHECK(TakenFields(&secret, {"", "Secret", "n", "s"}, *live, {}).empty());
+}
+
+TEST_CASE("drift fields: rule paths name map keys in brackets or with dots") {
+  const FieldPath label = {"f:metadata", "f:labels", "f:team"};
+  const FieldPath note = {"f:metadata", "f:annotations", "f:example.com/note"};
+  for (const char* p : {"metadata.labels.team", "metadata.labels[team]", "metadata.labels", "metadata"}) {
+    CHECK_MESSAGE(Yields({"", "", "", "", {p}, {}}, kWeb, "m", label), p);
+  }
+  CHECK(Yields({"", "", "", "", {"metadata.annotations[example.com/note]"}, {}}, kWeb, "m", note));
+  CHECK(!Yields({"", "", "", "", {"metadata.labels[other]"}, {}}, kWeb, "m", label));
+}
+
 }  // namespace
 }  // namespace tazuna::state

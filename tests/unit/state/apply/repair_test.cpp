@@ -119,13 +119,14 @@ TEST_CASE("repair: objects that run once, unrecorded objects and unknown hashes 
   CHECK(AddMissingRows(inputs, {}, {kCfg, kRole, kWidget}) == 1);
 }
 
-TEST_CASE("repair: --repair takes missing or none") {
+TEST_CASE("repair: --repair takes all, missing or none") {
+  CHECK(*ParseRepair("all") == Repair::kAll);
   CHECK(*ParseRepair("missing") == Repair::kMissing);
   CHECK(*ParseRepair("none") == Repair::kNone);
-  const auto bad = ParseRepair("all");
+  const auto bad = ParseRepair("fields");
   REQUIRE_FALSE(bad);
   CHECK(bad.error().kind == util::ErrorKind::kUsage);
-  CHECK(bad.error().message == "invalid --repair \"all\": must be \"missing\" or \"none\"");
+  CHECK(bad.error().message == "invalid --repair \"fields\": must be \"all\", \"missing\" or \"none\"");
   CHECK(std::string(RepairName(Repair::kMissing)) == "missing");
   CHECK(std::string(RepairName(Repair::kNone)) == "none");
 }
