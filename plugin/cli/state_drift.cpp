@@ -7,6 +7,7 @@
 #include "cli/print/table.hpp"
 #include "state/store/secret_key.hpp"
 #include "cli/takeover_flag.hpp"
+#include "state/apply/ownership.hpp"
 #include "state/store/store.hpp"
 #include "util/strings.hpp"
 
@@ -75,13 +76,25 @@ util::Result<int> StateDriftOptions::Run(Context& ctx) {
   auto run = RenderForCluster(ctx, *at, connection, {!no_render_cache});
   if (!run) return run.error();
   state::StateStore store(client);
-  DriftRows all;
-  for (const auto& d : run->manifests) {
+  std::vector<state::SyncInput> inputs;
+  for (auto& d : run->manifests) {
     if (d.always_sync) continue;  // genesissecret: stringData is write-only, re-applied every sync anyway
     auto stored = store.Read(d.name);
     if (!stored) return stored.error();
-    const state::DriftOptions options{concurrency, &takeover, &at->log()};
-    auto entries = state::Drift(client, d, *stored, *run->identities, options);
+    auto diff = state::Diff(d, *stored, *run->identities);
+    inputs.push_back({std::move(d), std::move(*stored), std::move(diff), {}, {}});
+  }
+  // Who owns which fields of every recorded object: one metadata-only LIST per kind and namespace. An object
+  // they show unchanged in content and ownership needs no request of its own.
+  std::set<state::ObjectIdentity> unanswered;
+  const state::OwnerQuery query{state::OwnerRows::kChanges, nullptr, &unanswered, state::UnchangedObjects::kList,
+                                &unanswered, state::LiveFieldsOf::kEvery};
+  const state::LiveOwners listed = state::ReadLiveOwners(client, inputs, query, at->log());
+  const auto yields = YieldRulesOf(at->selection.manifests);
+  DriftRows all;
+  for (const auto& in : inputs) {
+    const state::DriftOptions options{concurrency, &takeover, &at->log(), &listed, &yields.at(in.desired.name)};
+    auto entries = state::Drift(client, in.desired, in.stored, *run->identities, options);
     if (!entries) return entries.error();
     all.insert(all.end(), entries->begin(), entries->end());
   }
@@ -100,7 +113,11 @@ Command NewStateDriftCommand() {
       tazuna sets was changed by someone else, or a sync would remove a field the manifest no longer sets.
       live-leftover: the object holds fields an earlier tool set (see --takeover-managers) that the
       manifest does not set and no controller owns; no sync removes them (-o wide names them).
-      Server defaults and fields owned by others are not drift.
+      Server defaults and fields owned by others are not drift. One metadata-only LIST per kind and namespace
+      reads who owns which fields; only objects whose content changed since their sync, whose fields tazuna
+      applied another writer owns or nobody owns (removed by hand), or that an earlier tool's manager holds
+      fields of are read and dry-run: -o wide names those fields (FIELDS). Fields a manifest's yieldFields
+      leave to others are left out of the dry run, as a sync leaves them out.
 
       Exit status: 0 No drift was found. 1 Drift was found. >1 An error occurred.
   )"));

@@ -121,6 +121,19 @@ expect_eq "$(kubectl get cm -n "$ns" csa -o jsonpath='{.data.other}')" "x" "the 
 expect_rc 0 "then nothing" kubectl tazuna state diff
 expect_eq "$OUT" "No changes detected." "after those repairs: no rows"
 
+# A field removed by hand has no owner left: the sync cannot see it, state drift does (its FIELDS say which).
+expect_rc 0 "state drift: nothing drifted" kubectl tazuna state drift
+kubectl label -n "$ns" cm cfg app- >/dev/null 2>&1
+kubectl patch -n "$ns" cm cfg --type=json -p '[{"op":"remove","path":"/data/mode"}]' >/dev/null
+expect_rc 1 "state drift finds the removed field" kubectl tazuna state drift -o wide
+expect_eq "$(awk 'NR > 1 {print $2, $4, $6, $8}' <<<"$OUT")" "live-drifted ConfigMap cfg data" \
+  "drift -o wide: only the ConfigMap, FIELDS naming what was removed (its whole data)"
+run kubectl tazuna state drift -v 6
+expect_eq "$(grep 'dryRun=All' <<<"$ERR" | sed 's|.*/namespaces/[^/]*/||; s|?.*||' | sort | tr '\n' ' ')" \
+  "configmaps/cfg configmaps/csa secrets/sec " \
+  "drift: dry runs only for the drifted ConfigMap, the one an earlier tool (kubectl apply) holds fields of, and the Secret (its hash is keyed)"
+kubectl apply --server-side --field-manager=tazuna -f objs/10-cm.yaml >/dev/null 2>&1  # put it back as tazuna
+
 cp tazuna.yaml tazuna.yaml.good
 sed -i 's/yieldFields: .*/yieldFields: [{paths: [spec..replicas]}]}/' tazuna.yaml
 expect_rc 2 "a bad yieldFields path" kubectl tazuna state diff

@@ -98,6 +98,7 @@ std::shared_ptr<const LiveFields> ReadLiveFields(const json& metadata, bool alwa
     FieldSet fields = FieldSet::FromFieldsV1(util::JsonObject(e, "fieldsV1"));
     if (manager == kTazunaManager) {
       live->tazuna = live->tazuna.Union(fields);
+      live->tazuna_update |= util::JsonString(e, "operation") == "Update";
     } else {
       live->others.push_back({manager, subresource, std::move(fields)});
     }

@@ -21,7 +21,8 @@ struct LiveFields {
     std::string subresource;  ///< "" or e.g. "scale"
     FieldSet fields;
   };
-  FieldSet tazuna;
+  FieldSet tazuna;              ///< every entry of manager tazuna (Apply; the Go tazuna's Update)
+  bool tazuna_update = false;   ///< one of them is an Update (the Go tazuna's, before server-side apply)
   std::vector<Entry> others;
 };
 

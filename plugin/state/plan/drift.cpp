@@ -5,6 +5,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "state/apply/drift_fields.hpp"
 #include "state/diff/live_compare.hpp"
 #include "state/apply/takeover_apply.hpp"
 #include "util/parallel.hpp"
@@ -47,29 +48,58 @@ std::optional<Found> TakeoverDrift(kube::Client& client, const json& live, json 
   return std::nullopt;
 }
 
-// nullopt: no drift; otherwise what it is. Error for anything but "not found".
+const std::vector<manifest::YieldRule>& YieldsOf(const DriftOptions& o) {
+  static const std::vector<manifest::YieldRule> kNone;
+  return o.yields != nullptr ? *o.yields : kNone;
+}
+
+// One object checked with requests of its own: read live, and (when rendered) a dry-run apply of the render
+// without the fields a sync would leave to other writers (`owner`'s, when listed). `hint`: what its ownership
+// named, for the FIELDS of a drifted row. nullopt: no drift; otherwise what it is. Error for anything but
+// "not found".
 util::Result<std::optional<Found>> Check(kube::Client& client, const StateKey& k, const std::string& ns,
-                                         const json* rendered, const DriftOptions& o, CrdIndex& crds) {
+                                         const json* rendered, const LiveOwner* owner, std::vector<std::string> hint,
+                                         const DriftOptions& o, CrdIndex& crds) {
   auto live = GetLive(client, k, ns, &crds);
   if (!live) return live.error();
   if (!*live) return std::optional<Found>(Found{DriftType::kMissing, {}});
   if (rendered == nullptr) return std::optional<Found>();
-  auto merged = DryRunApply(client, *rendered, Marks{k.manifest, ""});  // the origin mark is not content
+  json applied = *rendered;
+  if (owner != nullptr && owner->fields != nullptr) {
+    StripYielded(applied, {k.group, k.kind, ns, k.name}, *owner->fields, YieldsOf(o));
+  }
+  auto merged = DryRunApply(client, applied, Marks{k.manifest, ""});  // the origin mark is not content
   if (!merged) return merged.error();
   const bool same = SameContent(**live, *merged);
   std::optional<Found> taken = TakeoverDrift(client, **live, std::move(*merged), o);
   if (same) return taken;
-  Found drifted{DriftType::kDrifted, taken ? std::move(taken->fields) : std::vector<std::string>()};
+  Found drifted{DriftType::kDrifted, taken ? std::move(taken->fields) : std::move(hint)};
   return std::optional<Found>(std::move(drifted));
 }
 
 }  // namespace
 
+bool NeedsDryRun(const json& rendered, const std::string& hash, const std::string& stored_hash, const ObjectIdentity& id,
+                 const LiveOwner& live, const DriftOptions& options, std::vector<std::string>* fields) {
+  if (live.fields == nullptr) return true;
+  std::vector<std::string> named;
+  for (const auto& t : TakenFields(&rendered, id, *live.fields, YieldsOf(options))) named.push_back(DescribeFieldPath(t.path));
+  for (const auto& p : UnownedFields(rendered, *live.fields)) named.push_back(DescribeFieldPath(p));
+  const bool changed = hash.empty() || hash != stored_hash || !named.empty();
+  if (fields != nullptr) *fields = std::move(named);
+  if (changed || options.takeover == nullptr) return changed;
+  // Leftovers of an earlier tool are looked for (TakeoverDrift) wherever such a tool owns fields.
+  // tazuna's own Apply entry is not one (the Go tazuna's Update entries are).
+  return std::any_of(live.managers.begin(), live.managers.end(), [&](const std::string& m) {
+    return options.takeover->names.count(m) > 0 && (m != kTazunaManager || live.fields->tazuna_update);
+  });
+}
+
 util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredManifest& desired,
                                             const ManifestState& stored, IdentityResolver& ids,
                                             const DriftOptions& options) {
-  std::map<ObjectIdentity, const json*> rendered;
-  for (const auto& d : desired.objects) rendered.emplace(d.identity, &d.object);
+  std::map<ObjectIdentity, const DesiredObject*> rendered;
+  for (const auto& d : desired.objects) rendered.emplace(d.identity, &d);
   const std::vector<std::pair<std::string, std::string>> entries(stored.entries.begin(), stored.entries.end());
   std::vector<std::optional<ObjectIdentity>> identities;
   for (const auto& [key, hash] : entries) {
@@ -90,8 +120,22 @@ util::Result<std::vector<DriftEntry>> Drift(kube::Client& client, const DesiredM
     auto parsed = ParseStateKey(entries[i].first);
     if (!parsed || !identities[i]) return;  // unreadable keys are reported by `state list`
     const auto it = rendered.find(*identities[i]);
-    const json* object = it == rendered.end() ? nullptr : it->second;
-    auto result = Check(client, *parsed, identities[i]->namespace_name, object, options, crds);
+    const DesiredObject* d = it == rendered.end() ? nullptr : it->second;
+    const json* object = d == nullptr ? nullptr : &d->object;
+    // An object the LISTs found that is no longer rendered, or is unchanged in content and ownership, takes no
+    // request. One they did not find is read (ReadLive tells a kind no longer served from a gone object).
+    const LiveOwner* owner = nullptr;
+    std::vector<std::string> hint;
+    const auto found = options.listed != nullptr ? options.listed->find(*identities[i]) : LiveOwners::const_iterator();
+    if (options.listed != nullptr && found != options.listed->end()) {
+      owner = &found->second;
+      if (d == nullptr) return;  // no longer rendered: only its presence is checked
+      if (!NeedsDryRun(d->object, d->hash_state == HashState::kKnown ? d->hash : "", entries[i].second, d->identity,
+                       *owner, options, &hint)) {
+        return;
+      }
+    }
+    auto result = Check(client, *parsed, identities[i]->namespace_name, object, owner, std::move(hint), options, crds);
     std::lock_guard<std::mutex> lock(mu);
     if (!result) {
       if (!failure) failure = result.error();
