@@ -336,7 +336,7 @@ state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags, con
   state::PlanTarget t{c.server, "", c.ca_pem.empty() ? "" : "sha256:" + util::Sha256Hex(c.ca_pem), c.namespace_name,
                       flags.prune, flags.allow_empty, flags.take_ownership,
                       std::vector<std::string>(flags.takeover.names.begin(), flags.takeover.names.end()),
-                      origin.Mark()};
+                      origin.Mark(), state::RepairName(flags.repair)};
   // Another cluster can answer at the same URL (a port-forward, a rebuilt cluster): its identity tells.
   t.cluster_uid = ClusterUid(client);
   return t;

@@ -11,6 +11,7 @@
 #include "manifest/manifest.hpp"
 #include "state/store/desired.hpp"
 #include "state/apply/field_takeover.hpp"
+#include "state/apply/result.hpp"
 #include "state/store/identity.hpp"
 #include "state/plan/plan_file.hpp"
 #include "state/store/store.hpp"
@@ -100,6 +101,7 @@ struct SyncFlags {
   bool allow_empty = false;
   bool take_ownership = false;
   state::TakeoverManagers takeover = state::DefaultTakeoverManagers();  ///< the resolved --takeover-managers
+  state::Repair repair = state::Repair::kAll;                             ///< the parsed --repair
 };
 
 /// Where `client` syncs and how (state::PlanTarget): its server, the uid of its kube-system namespace

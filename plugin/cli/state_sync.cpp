@@ -279,7 +279,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   if (auto st = state::CheckNotReserved(run->manifests); !st) return st.error();
   const state::Origin origin = FindOrigin(ctx, selection.file.path, &log);
   if (plan) {  // a plan applies only where, and as, it was made for: checked before anything is written
-    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership, takeover}, origin);
+    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership, takeover, repair_mode}, origin);
     if (auto st = state::CheckPlanTarget(*plan, target); !st) return st.error();
   }
   state::SyncOptions so;

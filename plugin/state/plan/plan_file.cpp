@@ -32,7 +32,8 @@ json TargetJson(const PlanTarget& t) {
   const json flags = {{"prune", t.prune},
                       {"allowEmpty", t.allow_empty},
                       {"takeOwnership", t.take_ownership},
-                      {"takeoverManagers", t.takeover_managers}};
+                      {"takeoverManagers", t.takeover_managers},
+                      {"repair", t.repair}};
   // A password in the server URL never reaches the file (kubectl's `user:***@host`).
   return {{"server", util::RedactUrlPasswords(t.server)},
           {"clusterUID", t.cluster_uid},
@@ -90,7 +91,8 @@ PlanTarget TargetFromJson(const json& t) {
           flags.at("allowEmpty").get<bool>(),
           flags.at("takeOwnership").get<bool>(),
           flags.at("takeoverManagers").get<std::vector<std::string>>(),
-          Str(t, "origin")};
+          Str(t, "origin"),
+          flags.contains("repair") ? Str(flags, "repair") : ""};
 }
 
 PlanRow RowFromJson(const json& r) {
@@ -344,6 +346,10 @@ util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now) {
     return OtherTarget("context namespace", util::Quote(p.context_namespace), util::Quote(now.context_namespace));
   }
   if (Flags(p) != Flags(now)) return OtherTarget("a sync with", Flags(p), Flags(now));
+  // Which repairs the rows hold (missing, drifted): another --repair would apply other rows.
+  if (!p.repair.empty() && p.repair != now.repair) {
+    return OtherTarget("a sync with", "--repair=" + p.repair, "--repair=" + now.repair);
+  }
   if (TakeoverText(p.takeover_managers) != TakeoverText(now.takeover_managers)) {
     return OtherTarget("a sync with", "--takeover-managers=" + TakeoverText(p.takeover_managers),
                        "--takeover-managers=" + TakeoverText(now.takeover_managers));

@@ -62,6 +62,8 @@ struct PlanTarget {
   bool take_ownership = false;
   std::vector<std::string> takeover_managers;  ///< the resolved --takeover-managers, sorted
   std::string origin;  ///< the repository the sync marks states and objects with (Origin::Mark)
+  /// --repair (RepairName: all, missing, none); "" in a plan from before it was recorded (not compared)
+  std::string repair = {};
   bool operator==(const PlanTarget&) const = default;
 };
 
