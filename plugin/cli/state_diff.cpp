@@ -23,6 +23,9 @@ namespace tazuna::cli {
 
 namespace {
 
+// Requests in flight checking objects for removed fields (state sync --concurrency's default).
+constexpr int kCheckConcurrency = 16;
+
 nlohmann::json EntryJson(const state::DiffEntry& e) {
   nlohmann::json j = {{"manifest", e.manifest},        {"change", state::ChangeTypeName(e.type)},
                       {"key", e.key},                  {"apiVersion", e.parsed.ApiVersion()},
@@ -30,7 +33,7 @@ nlohmann::json EntryJson(const state::DiffEntry& e) {
                       {"name", e.parsed.name},         {"oldHash", state::ShownHash(e.parsed, e.old_hash)},
                       {"newHash", e.new_hash}};
   if (!e.old_key.empty()) j["oldKey"] = e.old_key;
-  if (!e.note.empty()) j["takenBy"] = e.note;
+  if (!e.note.empty()) j["drift"] = e.note;
   return j;
 }
 
@@ -94,10 +97,13 @@ state::LiveRead ReadOwnersFor(const StateDiffOptions& o, kube::Client& client, s
   const auto unchanged = repair ? state::UnchangedObjects::kList : state::UnchangedObjects::kSkip;
   live.owners =
       state::ReadLiveOwners(client, inputs, {rows, nullptr, &live.unknown, unchanged, &unchecked,
-                                                     fields ? state::LiveFieldsOf::kShared : state::LiveFieldsOf::kNone}, log);
+                                                     fields ? state::LiveFieldsOf::kEvery : state::LiveFieldsOf::kNone}, log);
   if (!repair) return live;
   state::AddMissingRows(inputs, live.owners, unchecked);
-  if (fields) state::AddDriftedRows(inputs, live.owners, yields, &needs_render);
+  if (fields) {
+    state::AddDriftedRows(inputs, live.owners, yields, &needs_render);
+    state::AddRemovedRows(client, inputs, live.owners, yields, kCheckConcurrency, log);
+  }
   if (const std::string warning = state::UncheckedWarning(unchecked); !warning.empty()) log.Warning(warning);
   return live;
 }
@@ -281,8 +287,9 @@ Command NewStateDiffCommand() {
       Changes are added, modified, removed and always-sync (genesissecret manifests); missing: an object
       the state records as applied that is gone from the cluster, which state sync creates again; and
       drifted: such an object whose fields tazuna applied another writer took since (kubectl edit, set
-      image, label, ...; not those the manifest's yieldFields leave to others), which state sync applies
-      again (--repair=missing leaves drifted rows out, --repair=none both).
+      image, label, ...; not those the manifest's yieldFields leave to others) or removed (seen for the
+      manifests it renders), which state sync applies again (--repair=missing leaves drifted rows out,
+      --repair=none both).
 
       Exit status: 0 No differences were found. 1 Differences were found. >1 An error occurred.
       With --ignore-always-sync, always-sync rows alone exit 0 (a CI check for "clean").

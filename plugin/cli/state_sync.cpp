@@ -94,6 +94,7 @@ struct LiveQuery {
   state::Repair repair = state::Repair::kAll;
   const state::TakeoverManagers* takeover = nullptr;
   const std::map<std::string, std::vector<manifest::YieldRule>>* yields = nullptr;  ///< each manifest's yieldFields
+  int concurrency = 16;  ///< requests in flight checking objects for removed fields
 };
 
 // The live objects of the rows (ReadLiveOwners); with --repair=missing or all also of the unchanged objects,
@@ -109,13 +110,15 @@ state::LiveRead ReadLiveForSync(kube::Client& client, util::Logger& log, std::ve
   const state::OwnerQuery query{q.planned ? state::OwnerRows::kChanges : state::OwnerRows::kApplies, q.takeover,
                                 &live.unknown,
                                 repair ? state::UnchangedObjects::kList : state::UnchangedObjects::kSkip, &unchecked,
-                                state::LiveFieldsOf::kShared};  // yielded fields are left out of every apply
+                                // yielded fields are left out of every apply; with --repair=all, removed ones are looked for
+                                fields ? state::LiveFieldsOf::kEvery : state::LiveFieldsOf::kShared};
   live.owners = state::ReadLiveOwners(client, inputs, query, log);
   if (!repair) return live;
   const size_t missing = state::AddMissingRows(inputs, live.owners, unchecked);
   if (missing > 0) log.Log(1, util::StrCat("repair: ", missing, " recorded objects are gone and are applied again"));
   if (fields) {
-    const size_t drifted = state::AddDriftedRows(inputs, live.owners, *q.yields, nullptr);
+    size_t drifted = state::AddDriftedRows(inputs, live.owners, *q.yields, nullptr);
+    drifted += state::AddRemovedRows(client, inputs, live.owners, *q.yields, q.concurrency, log);
     if (drifted > 0) {
       log.Log(1, util::StrCat("repair: ", drifted, " objects have fields other writers took and are applied again"));
     }
@@ -334,7 +337,8 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   {
     util::ProfileScope profiled(util::ProfilePhase::kOwners, util::ProfileClock::kProcess);
     so.yields = YieldRulesOf(selection.manifests);
-    live = ReadLiveForSync(client, log, *inputs, {plan.has_value(), repair_mode, &so.takeover, &so.yields});
+    live = ReadLiveForSync(client, log, *inputs,
+                           {plan.has_value(), repair_mode, &so.takeover, &so.yields, so.concurrency});
   }
   if (auto st = CheckPlanUnderLock(plan, client, log, {*inputs, live}); !st) return st.error();
   if (plan) so.others.planned_uids = state::PlannedPruneUids(*inputs, live.owners);
@@ -399,10 +403,10 @@ Command NewStateSyncCommand() {
       wait finds gone is created again, except a Job whose content already ran (TTL, deleted after it ran).
       Objects the state records as applied that are gone from the cluster (deleted by hand) are applied
       again and printed as created (was missing); objects whose fields tazuna applied another writer took
-      since (kubectl edit, set image, label, scale, ...) are applied again and printed as configured
-      (repaired: fields changed by ...), except fields a manifest's yieldFields (and the defaults: replicas
-      an autoscaler sets, CA bundles an injector writes) leave to others. --repair=missing repairs only
-      missing objects, --repair=none neither.
+      since (kubectl edit, set image, label, scale, ...) or removed are applied again and printed as
+      configured (repaired: fields changed by ... / fields removed ...), except fields a manifest's
+      yieldFields (and the defaults: replicas an autoscaler sets, CA bundles an injector writes) leave to
+      others. --repair=missing repairs only missing objects, --repair=none neither.
       One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision
       (see state history); --plan applies a reviewed plan only if nothing moved since it was made, on the
       server, context namespace and flags it was made for.

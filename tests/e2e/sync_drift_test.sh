@@ -47,9 +47,9 @@ expect_contains "$OUT" "$m   drifted   apps/v1      Deployment   $ns" "diff: the
 expect_contains "$OUT" "$m   drifted   v1           ConfigMap    $ns" "diff: the patched ConfigMap is drifted"
 expect_not_contains "$OUT" "tuned" "diff: the ConfigMap whose field yieldFields leaves to my-tuner is not"
 expect_rc 1 "diff -o json" kubectl tazuna state diff -o json
-expect_contains "$OUT" '"takenBy": "kubectl-label (metadata.labels.team), kubectl-set (spec.template.spec.containers[name=app].image)"' \
+expect_contains "$OUT" '"drift": "fields changed by kubectl-label (metadata.labels.team), kubectl-set (spec.template.spec.containers[name=app].image)"' \
   "json: who took which field of the Deployment (not its replicas, not the restart annotation, not the added label)"
-expect_contains "$OUT" '"takenBy": "kubectl-patch (data.mode)"' "json: who took the ConfigMap's field"
+expect_contains "$OUT" '"drift": "fields changed by kubectl-patch (data.mode)"' "json: who took the ConfigMap's field"
 expect_rc 0 "diff --repair=missing leaves drift out" kubectl tazuna state diff --repair=missing
 expect_eq "$OUT" "No changes detected." "diff --repair=missing: no rows"
 
@@ -116,7 +116,7 @@ kubectl patch -n "$ns" secret sec -p '{"data":{"pw":"b3RoZXI="}}' >/dev/null
 sed 's/other: "x"/other: "changed"/' "$E2E_TMP/csa.yaml" | kubectl apply -f - >/dev/null 2>&1
 expect_rc 1 "diff: the three are drifted" kubectl tazuna state diff -o json
 for what in 'kubectl-patch (spec.ports[port=80,protocol=TCP].targetPort)' 'kubectl-patch (data.pw)' 'kubectl-client-side-apply (data.other)'; do
-  expect_contains "$OUT" "\"takenBy\": \"$what\"" "diff: $what"
+  expect_contains "$OUT" "\"drift\": \"fields changed by $what\"" "diff: $what"
 done
 expect_rc 0 "sync repairs them" kubectl tazuna state sync
 expect_eq "$(kubectl get svc -n "$ns" svc -o jsonpath='{.spec.ports[0].targetPort}')" "80" "the Service's targetPort is back"
@@ -125,7 +125,8 @@ expect_eq "$(kubectl get cm -n "$ns" csa -o jsonpath='{.data.other}')" "x" "the 
 expect_rc 0 "then nothing" kubectl tazuna state diff
 expect_eq "$OUT" "No changes detected." "after those repairs: no rows"
 
-# A field removed by hand has no owner left: the sync cannot see it, state drift does (its FIELDS say which).
+# A field removed by hand has no owner left: state drift finds it (its FIELDS say which), and a sync, which
+# renders, dry-runs the objects whose rendered fields nobody owns and repairs those it would change.
 expect_rc 0 "state drift: nothing drifted" kubectl tazuna state drift
 kubectl label -n "$ns" cm cfg app- >/dev/null 2>&1
 kubectl patch -n "$ns" cm cfg --type=json -p '[{"op":"remove","path":"/data/mode"}]' >/dev/null
@@ -136,7 +137,13 @@ run kubectl tazuna state drift -v 6
 expect_eq "$(grep 'dryRun=All' <<<"$ERR" | sed 's|.*/namespaces/[^/]*/||; s|?.*||' | sort | tr '\n' ' ')" \
   "configmaps/cfg configmaps/csa secrets/sec " \
   "drift: dry runs only for the drifted ConfigMap, the one an earlier tool (kubectl apply) holds fields of, and the Secret (its hash is keyed)"
-kubectl apply --server-side --field-manager=tazuna -f objs/10-cm.yaml >/dev/null 2>&1  # put it back as tazuna
+expect_rc 1 "a plan (fresh renders) shows the removal" kubectl tazuna state diff --out "$E2E_TMP/plan-removed.json" -o json
+expect_contains "$OUT" '"drift": "fields removed (data)"' "the plan's diff: fields removed"
+expect_rc 0 "sync repairs the removal" kubectl tazuna state sync
+expect_contains "$OUT" "$cm_line configured (repaired: fields removed (data))" "sync: configured (repaired: fields removed)"
+expect_eq "$(kubectl get cm -n "$ns" cfg -o jsonpath='{.data.mode}')" "blue" "the removed value is back"
+expect_rc 0 "a second sync" kubectl tazuna state sync
+expect_not_contains "$OUT" "configured" "second sync after the removal repair: nothing configured"
 
 cp tazuna.yaml tazuna.yaml.good
 sed -i 's/yieldFields: .*/yieldFields: [{paths: [spec..replicas]}]}/' tazuna.yaml

@@ -213,15 +213,10 @@ std::vector<FieldPath> UnownedFields(const json& desired, const LiveFields& live
 }
 
 std::string DescribeTaken(const std::vector<TakenField>& taken) {
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<std::string>> paths;
-  for (const auto& t : taken) {
-    if (paths.count(t.manager) == 0) order.push_back(t.manager);
-    paths[t.manager].push_back(DescribeFieldPath(t.path));
-  }
+  std::map<std::string, std::vector<std::string>> paths;  // by manager, in name order (managedFields' varies)
+  for (const auto& t : taken) paths[t.manager].push_back(DescribeFieldPath(t.path));
   std::vector<std::string> parts;
-  for (const auto& manager : order) {
-    std::vector<std::string>& p = paths[manager];
+  for (auto& [manager, p] : paths) {
     const size_t more = p.size() > 3 ? p.size() - 3 : 0;
     p.resize(p.size() - more);
     std::string text = util::StrCat(manager, " (", util::Join(p, ", "));

@@ -65,8 +65,8 @@ std::vector<std::string> StripYielded(nlohmann::json& object, const ObjectIdenti
 /// can confirm.
 std::vector<FieldPath> UnownedFields(const nlohmann::json& desired, const LiveFields& live);
 
-/// For a row's note: "kubectl-edit (spec.template.spec.containers[name=app].image)", managers in order,
-/// at most three fields each ("and N more").
+/// For a row's note: "kubectl-edit (spec.template.spec.containers[name=app].image)", managers in name
+/// order, at most three fields each ("and N more").
 std::string DescribeTaken(const std::vector<TakenField>& taken);
 
 }  // namespace tazuna::state

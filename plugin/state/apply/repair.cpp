@@ -2,6 +2,8 @@
 
 #include "state/apply/drift_fields.hpp"
 #include "state/diff/diff.hpp"
+#include "state/diff/live_compare.hpp"
+#include "util/parallel.hpp"
 #include "state/readiness/readiness.hpp"
 #include "util/strings.hpp"
 
@@ -82,7 +84,7 @@ size_t AddDrifted(SyncInput& in, const LiveOwners& live, const std::vector<manif
     const auto parsed = ParseStateKey(*key);
     DiffEntry row{in.desired.name, ChangeType::kDrifted, *key, parsed ? *parsed : d.key, "", d.hash, d.hash,
                   static_cast<int>(i), d.identity, true};
-    row.note = DescribeTaken(taken);
+    row.note = "fields changed by " + DescribeTaken(taken);
     in.diff.push_back(std::move(row));
     ++added;
   }
@@ -115,6 +117,69 @@ size_t AddDriftedRows(std::vector<SyncInput>& inputs, const LiveOwners& live,
 size_t AddMissingRows(std::vector<SyncInput>& inputs, const LiveOwners& live, const std::set<ObjectIdentity>& unchecked) {
   size_t added = 0;
   for (auto& in : inputs) added += AddMissing(in, live, unchecked);
+  return added;
+}
+
+size_t AddRemovedRows(kube::Client& client, std::vector<SyncInput>& inputs, const LiveOwners& live,
+                      const std::map<std::string, std::vector<manifest::YieldRule>>& yields, int concurrency,
+                      util::Logger& log) {
+  static const std::vector<manifest::YieldRule> kNone;
+  struct Candidate {
+    SyncInput* in;
+    size_t index;
+    const LiveOwner* owner;
+    std::vector<std::string> removed;  // what the ownership names
+    bool changes = false;              // the dry run changes the live object
+  };
+  std::vector<Candidate> candidates;
+  for (auto& in : inputs) {
+    if (in.desired.always_sync || in.desired.from_state) continue;
+    const std::vector<bool> touched = Touched(in);
+    for (size_t i = 0; i < in.desired.objects.size(); ++i) {
+      const DesiredObject& d = in.desired.objects[i];
+      if (touched[i] || d.hash_state != HashState::kKnown || StoredKeyOf(in.stored, d) == nullptr) continue;
+      const auto it = live.find(d.identity);
+      if (it == live.end() || it->second.fields == nullptr || it->second.manifest != in.desired.name) continue;
+      std::vector<std::string> removed;
+      for (const auto& p : UnownedFields(d.object, *it->second.fields)) removed.push_back(DescribeFieldPath(p));
+      if (!removed.empty()) candidates.push_back({&in, i, &it->second, std::move(removed)});
+    }
+  }
+  std::mutex mu;
+  std::string failure;  // the first check that failed
+  util::ParallelFor(candidates.size(), concurrency, [&](size_t c) {
+    Candidate& cand = candidates[c];
+    const DesiredObject& d = cand.in->desired.objects[cand.index];
+    auto now = GetLive(client, d.key, d.identity.namespace_name);
+    nlohmann::json applied = d.object;
+    const auto y = yields.find(cand.in->desired.name);
+    StripYielded(applied, d.identity, *cand.owner->fields, y == yields.end() ? kNone : y->second);
+    auto merged = now && *now ? DryRunApply(client, applied, Marks{cand.in->desired.name, ""})
+                              : util::Result<nlohmann::json>(nlohmann::json());
+    std::lock_guard<std::mutex> lock(mu);
+    const util::Error* error = !now ? &now.error() : !merged ? &merged.error() : nullptr;
+    if (error != nullptr) {
+      if (failure.empty()) failure = util::StrCat("cannot check ", d.identity.Describe(), " for removed fields: ", error->message);
+      return;
+    }
+    cand.changes = *now && !SameContent(**now, *merged);
+  });
+  if (!failure.empty()) log.Warning(failure + " (it stays unchanged)");
+  size_t added = 0;
+  std::set<SyncInput*> sorted;
+  for (const auto& cand : candidates) {
+    if (!cand.changes) continue;
+    const DesiredObject& d = cand.in->desired.objects[cand.index];
+    const std::string* key = StoredKeyOf(cand.in->stored, d);
+    const auto parsed = ParseStateKey(*key);
+    DiffEntry row{cand.in->desired.name, ChangeType::kDrifted, *key, parsed ? *parsed : d.key, "", d.hash, d.hash,
+                  static_cast<int>(cand.index), d.identity, true};
+    row.note = util::StrCat("fields removed (", util::Join(cand.removed, ", "), ")");
+    cand.in->diff.push_back(std::move(row));
+    sorted.insert(cand.in);
+    ++added;
+  }
+  for (SyncInput* in : sorted) SortDiff(in->diff);
   return added;
 }
 

@@ -36,6 +36,17 @@ size_t AddDriftedRows(std::vector<SyncInput>& inputs, const LiveOwners& live,
                       const std::map<std::string, std::vector<manifest::YieldRule>>& yields,
                       std::set<std::string>* needs_render);
 
+/// For --repair=all, after AddDriftedRows: the rendered objects no diff row names, recorded as applied with
+/// this content, that set fields nobody owns live (UnownedFields: removed by hand, as an update that removes a
+/// field takes it from every manager; or dropped by the server, as an unknown field of a custom resource) are
+/// read and dry-run applied as a sync applies them (yielded fields left out): where that would change the live
+/// object, a `drifted` row noting "fields removed (PATHS)". Two requests per such object, none for the others
+/// (`live` read with LiveFieldsOf::kEvery); up to `concurrency` in flight. A check that fails is a warning and
+/// its object stays unchanged. Manifests not rendered (from their state) are not checked. Returns the rows added.
+size_t AddRemovedRows(kube::Client& client, std::vector<SyncInput>& inputs, const LiveOwners& live,
+                      const std::map<std::string, std::vector<manifest::YieldRule>>& yields, int concurrency,
+                      util::Logger& log);
+
 /// The warning for unchanged objects whose existence could not be checked ("" when there are none):
 /// how many, the first of them, and that they stay unchanged (not repaired if missing).
 std::string UncheckedWarning(const std::set<ObjectIdentity>& unchecked);

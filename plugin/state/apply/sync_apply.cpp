@@ -95,7 +95,7 @@ void SyncEngine::RecordApplied(Task& task, const kube::ApplyResult& applied, con
   }
   // A drifted row deleted meanwhile is created again as a missing one.
   if (e.type == ChangeType::kDrifted && task.result.verb == Verb::kConfigured && task.result.note.empty()) {
-    task.result.note = "repaired: fields changed by " + e.note;
+    task.result.note = "repaired: " + e.note;
     task.result.repair = Repair::kFields;
   }
 }

@@ -30,7 +30,7 @@ struct DiffEntry {
   int object_index = -1; ///< index into DesiredManifest::objects (not for removed)
   ObjectIdentity identity;  ///< where the object is; for removed: where the stored key says it is
   bool valid_key = true;    ///< false: a stored key that does not parse or names no reachable object (never pruned)
-  std::string note = {};    ///< drifted: who took which fields (DescribeTaken)
+  std::string note = {};    ///< drifted: "fields changed by WRITER (PATHS)" (DescribeTaken), "fields removed (PATHS)"
 };
 
 /// The differences of one manifest. Stored and rendered keys that resolve to one identity are one

@@ -47,7 +47,7 @@ TEST_CASE("drift fields: what others took of the fields tazuna applies, not what
         std::vector<std::string>{"kubectl-set spec.template.spec.containers[name=app].image",
                                  "kubectl-label metadata.labels.team"});
   CHECK(DescribeTaken(TakenFields(&desired, kWeb, *live, {})) ==
-        "kubectl-set (spec.template.spec.containers[name=app].image), kubectl-label (metadata.labels.team)");
+        "kubectl-label (metadata.labels.team), kubectl-set (spec.template.spec.containers[name=app].image)");
   // Not rendered: every field of theirs no rule yields (the render tells which are tazuna's).
   CHECK(Described(TakenFields(nullptr, kWeb, *live, {})).size() == 4);
   // A manifest's rules: by manager, by path (list items by name, any item, or bare), by kind and name.
@@ -172,6 +172,27 @@ TEST_CASE("drift fields: rule paths name map keys in brackets or with dots") {
   }
   CHECK(Yields({"", "", "", "", {"metadata.annotations[example.com/note]"}, {}}, kWeb, "m", note));
   CHECK(!Yields({"", "", "", "", {"metadata.labels[other]"}, {}}, kWeb, "m", label));
+}
+
+TEST_CASE("drift fields: fields the render sets that nobody owns (removed by hand), not what no apply owns") {
+  // tazuna's apply owned data.a, data.b, labels.team and the atomic selector; someone removed data.b and the
+  // label; kubectl-patch owns data.c it changed.
+  const auto live = ReadLiveFields(json::parse(R"({"managedFields": [
+    {"manager": "tazuna", "operation": "Apply", "fieldsV1": {"f:data": {"f:a": {}}, "f:spec": {"f:selector": {}},
+      "f:metadata": {"f:labels": {"f:app": {}}}}},
+    {"manager": "kubectl-patch", "operation": "Update", "fieldsV1": {"f:data": {"f:c": {}}}}]})"), true);
+  REQUIRE(live != nullptr);
+  const json desired = json::parse(R"({"apiVersion": "v1", "kind": "Secret",
+    "metadata": {"name": "x", "namespace": "n", "creationTimestamp": null, "labels": {"app": "a", "team": "t"},
+                 "annotations": {}},
+    "data": {"a": "1", "b": "2", "c": "3"}, "stringData": {"s": "x"}, "status": {"phase": "P"},
+    "spec": {"selector": {"matchLabels": {"k": "v"}}, "list": [], "gone": {"deep": {"x": 1}}}})");
+  std::vector<std::string> unowned;
+  for (const auto& p : UnownedFields(desired, *live)) unowned.push_back(DescribeFieldPath(p));
+  CHECK(unowned == std::vector<std::string>{"data.b", "metadata.labels.team", "spec.gone"});
+  // An object only tazuna owns is read too when asked for.
+  CHECK(ReadLiveFields(json::parse(R"({"managedFields": [{"manager": "tazuna", "operation": "Apply",
+    "fieldsV1": {"f:data": {"f:a": {}}}}]})"), true) != nullptr);
 }
 
 }  // namespace
