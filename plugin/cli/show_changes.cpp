@@ -6,7 +6,9 @@
 #include <fstream>
 #include <regex>
 
+#include "state/apply/drift_fields.hpp"
 #include "state/diff/live_compare.hpp"
+#include "util/json_get.hpp"
 #include "util/secret_mask.hpp"
 #include "util/strings.hpp"
 #include "util/yaml_emit.hpp"
@@ -61,12 +63,19 @@ std::vector<std::string> DiffCommand(const util::Environment& env) {
 }
 
 util::Status WriteSides(const state::TakeoverContext& c, const state::DiffEntry& e, const json& object,
-                        const std::string& origin_mark, const std::string& live_dir, const std::string& merged_dir) {
+                        const std::string& origin_mark, const std::vector<manifest::YieldRule>& yields,
+                        const std::string& live_dir, const std::string& merged_dir) {
   const state::StateKey& k = e.parsed;
   auto got = state::GetLive(c.client, k, e.identity.namespace_name);
   if (!got) return got.error();
   json live = got->value_or(json::object());
-  auto applied = state::DryRunApply(c.client, object, state::Marks{e.manifest, origin_mark});
+  json body = object;  // as the sync applies it: without the fields left to the writers that own them now
+  if (got->has_value()) {
+    if (const auto fields = state::ReadLiveFields(util::JsonObject(live, "metadata"))) {
+      state::StripYielded(body, e.identity, *fields, yields);
+    }
+  }
+  auto applied = state::DryRunApply(c.client, body, state::Marks{e.manifest, origin_mark});
   if (!applied) return applied.error();
   // What the sync removes beyond the apply: fields earlier tools shared with tazuna's last apply.
   auto preview = state::PreviewTakeover(c, live, std::move(*applied), state::PreviewScope::kSync);
@@ -85,7 +94,9 @@ util::Status WriteSides(const state::TakeoverContext& c, const state::DiffEntry&
 
 util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
                          const std::vector<state::DiffEntry>& entries,
-                         const std::vector<state::DesiredManifest>& desired, const std::string& origin_mark) {
+                         const std::vector<state::DesiredManifest>& desired, const std::string& origin_mark,
+                         const std::map<std::string, std::vector<manifest::YieldRule>>& yields) {
+  static const std::vector<manifest::YieldRule> kNone;
   char tmpl[] = "/tmp/kubectl-tazuna-diff-XXXXXX";
   if (::mkdtemp(tmpl) == nullptr) return util::MakeError(util::ErrorKind::kInternal, "cannot create a temp dir");
   const std::string root = tmpl, live_dir = root + "/LIVE", merged_dir = root + "/MERGED";
@@ -101,8 +112,9 @@ util::Status ShowChanges(Context& ctx, const state::TakeoverContext& takeover,
     for (const auto& d : desired) {
       // A missing row of a manifest not rendered (its state stood for it) has no body to show.
       if (d.name != e.manifest || (e.type == state::ChangeType::kMissing && d.from_state)) continue;
-      st = WriteSides(takeover, e, d.objects[static_cast<size_t>(e.object_index)].object, origin_mark, live_dir,
-                      merged_dir);
+      const auto rules = yields.find(d.name);
+      st = WriteSides(takeover, e, d.objects[static_cast<size_t>(e.object_index)].object, origin_mark,
+                      rules == yields.end() ? kNone : rules->second, live_dir, merged_dir);
     }
     if (!st) break;
   }

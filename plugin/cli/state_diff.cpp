@@ -272,7 +272,8 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
     std::vector<state::DesiredManifest> desired;
     for (auto& in : inputs) desired.push_back(std::move(in.desired));
     const state::TakeoverContext shown{client, log, takeover};
-    if (auto st = ShowChanges(ctx, shown, all, desired, origin.Mark()); !st) return st.error();
+    const auto yields = YieldRulesOf(at->selection.manifests);
+    if (auto st = ShowChanges(ctx, shown, all, desired, origin.Mark(), yields); !st) return st.error();
   }
   const bool only_always_sync = std::all_of(all.begin(), all.end(), [](const state::DiffEntry& e) {
     return e.type == state::ChangeType::kAlwaysSync;

@@ -5,6 +5,7 @@
 
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
+#include "cli/show_changes.hpp"
 #include "state/store/secret_key.hpp"
 #include "cli/takeover_flag.hpp"
 #include "state/apply/ownership.hpp"
@@ -43,6 +44,40 @@ void PrintDriftTable(const DriftRows& entries, print::Format format, bool no_hea
     if (wide) t.rows.back().insert(t.rows.back().end(), {state::ShownHash(e.parsed, e.stored_hash), util::Join(e.fields, ",")});
   }
   print::PrintTable(out, t, !no_headers);
+}
+
+// What --show-changes shows the changes of.
+struct Drifted {
+  const DriftRows& rows;
+  std::vector<state::SyncInput>& inputs;
+  const std::map<std::string, std::vector<manifest::YieldRule>>& yields;
+  const state::TakeoverManagers& takeover;
+};
+
+// --show-changes: for each drifted object still rendered, the live object against what applying its render
+// makes of it (as state diff --show-changes shows a change).
+util::Status ShowDrift(Context& ctx, SelectedCluster& at, const Drifted& d) {
+  std::vector<state::DiffEntry> entries;
+  for (const auto& row : d.rows) {
+    if (row.type != state::DriftType::kDrifted) continue;
+    for (const auto& in : d.inputs) {
+      if (in.desired.name != row.manifest) continue;
+      for (size_t i = 0; i < in.desired.objects.size(); ++i) {
+        const state::DesiredObject& o = in.desired.objects[i];
+        if (o.identity.name != row.parsed.name || o.identity.kind != row.parsed.kind ||
+            o.identity.group != row.parsed.group || o.identity.namespace_name != row.namespace_name) {
+          continue;
+        }
+        entries.push_back({row.manifest, state::ChangeType::kModified, row.key, row.parsed, "", row.stored_hash,
+                           o.hash, static_cast<int>(i), o.identity, true});
+      }
+    }
+  }
+  if (entries.empty()) return util::Ok();
+  std::vector<state::DesiredManifest> desired;
+  for (auto& in : d.inputs) desired.push_back(std::move(in.desired));
+  const state::Origin origin = FindOrigin(ctx, at.selection.file.path, &at.log());
+  return ShowChanges(ctx, {at.client(), at.log(), d.takeover}, entries, desired, origin.Mark(), d.yields);
 }
 
 }  // namespace
@@ -102,6 +137,9 @@ util::Result<int> StateDriftOptions::Run(Context& ctx) {
     return a.type < b.type;
   });
   printer->Print(all, ctx.out);
+  if (show_changes) {
+    if (auto st = ShowDrift(ctx, *at, {all, inputs, yields, takeover}); !st) return st.error();
+  }
   return all.empty() ? kExitOk : kExitDifferences;
 }
 
@@ -127,12 +165,18 @@ Command NewStateDriftCommand() {
 
       # As JSON, for one manifest
       kubectl tazuna state drift -m cni -o json
+
+      # What changed live, field by field
+      kubectl tazuna state drift --show-changes
   )");
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
     AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name");
     f.Int(&o->concurrency, "concurrency", 0, "Maximum number of API requests in flight.");
+    f.Bool(&o->show_changes, "show-changes", 0,
+           "Also show a unified diff of each drifted object: live vs. what applying its render makes of it "
+           "(server-side dry run; Secret values masked; KUBECTL_EXTERNAL_DIFF is honoured).");
     AddTakeoverFlag(f, o->takeover_managers);
     AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);
   };

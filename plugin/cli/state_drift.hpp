@@ -18,6 +18,7 @@ struct StateDriftOptions {
   std::string takeover_managers;  ///< --takeover-managers: whose leftover fields are drift
   std::string output = "table";
   bool no_headers = false;
+  bool show_changes = false;  ///< --show-changes
   bool no_render_cache = false;  ///< --no-render-cache
   ConnectionOptions connection;
   FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)

@@ -5,7 +5,9 @@
 # tazuna's fields (a label, kubectl rollout restart's annotation) stays; replicas an autoscaler
 # (kube-controller-manager through the scale subresource) sets are left to it, even when the object is
 # applied again; a manifest's yieldFields leave the fields it names to their writers; --repair=missing and
-# --repair=none leave drift alone; a plan carries its drifted rows and refuses --repair=missing; a bad
+# --repair=none leave drift alone; a plan carries its drifted rows and refuses --repair=missing; state drift
+# finds removed fields (and a sync repairs them), dry-runs only what ownership shows changed, and
+# --show-changes shows a drifted object as a sync would apply it; a bad
 # yieldFields rule is a one-line input error. Items keyed by a defaulted field (a port's protocol), Secrets,
 # and maps whose node another writer holds are repaired too.
 source "$(dirname "$0")/lib.sh"
@@ -144,6 +146,13 @@ expect_contains "$OUT" "$cm_line configured (repaired: fields removed (data))" "
 expect_eq "$(kubectl get cm -n "$ns" cfg -o jsonpath='{.data.mode}')" "blue" "the removed value is back"
 expect_rc 0 "a second sync" kubectl tazuna state sync
 expect_not_contains "$OUT" "configured" "second sync after the removal repair: nothing configured"
+
+kubectl set image -n "$ns" deploy/web app=registry.example/web:9 >/dev/null
+expect_rc 1 "state drift --show-changes" kubectl tazuna state drift --show-changes
+expect_contains "$OUT" "-      - image: registry.example/web:9" "drift --show-changes: the live image"
+expect_contains "$OUT" "+      - image: registry.example/web:1" "drift --show-changes: the image a sync applies"
+expect_not_contains "$OUT" "replicas: 2" "drift --show-changes: not the replicas the autoscaler owns"
+expect_rc 0 "sync after it" kubectl tazuna state sync
 
 cp tazuna.yaml tazuna.yaml.good
 sed -i 's/yieldFields: .*/yieldFields: [{paths: [spec..replicas]}]}/' tazuna.yaml
