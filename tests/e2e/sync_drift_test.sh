@@ -154,6 +154,22 @@ expect_contains "$OUT" "+      - image: registry.example/web:1" "drift --show-ch
 expect_not_contains "$OUT" "replicas: 2" "drift --show-changes: not the replicas the autoscaler owns"
 expect_rc 0 "sync after it" kubectl tazuna state sync
 
+# An item removed from a list (an env var), and a replace from the repository's own file (an update that drops
+# tazuna's marks) with another image.
+sed -i 's|image: registry.example/web:1}|image: registry.example/web:1, env: [{name: A, value: "1"}, {name: B, value: "2"}]}|' \
+  objs/20-deploy.yaml
+expect_rc 0 "sync: env vars added" kubectl tazuna state sync
+kubectl patch -n "$ns" deploy web --type=json -p '[{"op":"remove","path":"/spec/template/spec/containers/0/env/1"}]' >/dev/null
+expect_rc 0 "sync after an env var was removed" kubectl tazuna state sync
+expect_contains "$OUT" "$deploy_line configured (repaired: fields removed (spec.template.spec.containers[name=app].env[name=B]))" \
+  "sync: the removed list item is repaired"
+expect_eq "$(kubectl get deploy -n "$ns" web -o jsonpath='{.spec.template.spec.containers[0].env[1].name}')" "B" "live: B is back"
+sed 's|web:1|web:hotfix|' objs/20-deploy.yaml | kubectl replace -f - >/dev/null
+expect_rc 0 "sync after kubectl replace" kubectl tazuna state sync
+expect_contains "$OUT" "$deploy_line configured" "sync: the replaced Deployment is applied again"
+expect_eq "$(kubectl get deploy -n "$ns" web -o jsonpath='{.spec.template.spec.containers[0].image} {.metadata.annotations.tazuna\.pepabo\.com/manifest}')" \
+  "registry.example/web:1 $m" "live: the image and tazuna's mark are back"
+
 cp tazuna.yaml tazuna.yaml.good
 sed -i 's/yieldFields: .*/yieldFields: [{paths: [spec..replicas]}]}/' tazuna.yaml
 expect_rc 2 "a bad yieldFields path" kubectl tazuna state diff

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "state/apply/field_takeover.hpp"
 #include "util/json_get.hpp"
@@ -184,6 +185,87 @@ bool AnySet(const LiveFields& live, Test test) {
          std::any_of(live.others.begin(), live.others.end(), [&](const LiveFields::Entry& e) { return test(e.fields); });
 }
 
+// The item elements (k:, v:) the sets of `live` hold directly under the list at `path`.
+std::vector<std::string> ItemElements(const LiveFields& live, const FieldPath& path) {
+  std::set<std::string> out;
+  const auto collect = [&](const FieldSet& s) {
+    for (const auto& p : s.ValuePaths()) {
+      if (p.size() > path.size() && std::equal(path.begin(), path.end(), p.begin())) out.insert(p[path.size()]);
+    }
+    return false;
+  };
+  AnySet(live, collect);
+  return {out.begin(), out.end()};
+}
+
+// The element of `elements` (a list's owned items) that names `item`: by its keys (one it leaves out that the
+// server defaulted, as a port's protocol, may be missing), or by its value for a set. "" when none does.
+std::string ItemElement(const json& item, const std::vector<std::string>& elements) {
+  std::string found;
+  for (const auto& e : elements) {
+    if (util::StartsWith(e, "v:")) {
+      if (json::parse(e.substr(2), nullptr, false) == item) return e;
+      continue;
+    }
+    if (!util::StartsWith(e, "k:") || !item.is_object()) continue;
+    const json keys = json::parse(e.substr(2), nullptr, false);
+    if (!keys.is_object()) continue;
+    bool match = true, any = false;
+    for (const auto& [k, v] : keys.items()) {
+      const auto it = item.find(k);
+      if (it == item.end()) continue;
+      match = match && *it == v;
+      any = true;
+    }
+    if (!match || !any) continue;
+    if (!found.empty()) return "";  // two items the keys it has cannot tell apart
+    found = e;
+  }
+  return found;
+}
+
+// An element naming `item` for a row's FIELDS when no set holds it: its keys as the list's other items are
+// keyed, or its value.
+std::string UnheldElement(const json& item, const std::vector<std::string>& elements) {
+  for (const auto& e : elements) {
+    if (!util::StartsWith(e, "k:") || !item.is_object()) continue;
+    const json keys = json::parse(e.substr(2), nullptr, false);
+    if (!keys.is_object()) continue;
+    json mine = json::object();
+    for (const auto& [k, v] : keys.items()) {
+      if (item.contains(k)) mine[k] = item[k];
+    }
+    if (!mine.empty()) return "k:" + mine.dump();
+  }
+  return "v:" + item.dump();
+}
+
+void CollectUnowned(const json& node, FieldPath& path, const json& desired, const LiveFields& live,
+                    std::vector<FieldPath>& out);
+
+// The items of the list `list` at `path`, owned item by item: an item no set holds is unowned (removed), one
+// held is looked into. A list whose items are not keyed (owned by index) is not looked into.
+void CollectUnownedItems(const json& list, FieldPath& path, const json& desired, const LiveFields& live,
+                         std::vector<FieldPath>& out) {
+  const std::vector<std::string> elements = ItemElements(live, path);
+  if (std::none_of(elements.begin(), elements.end(),
+                   [](const std::string& e) { return util::StartsWith(e, "k:") || util::StartsWith(e, "v:"); })) {
+    return;
+  }
+  for (const auto& item : list) {
+    const std::string element = ItemElement(item, elements);
+    if (element.empty()) {
+      path.push_back(UnheldElement(item, elements));
+      out.push_back(path);
+      path.pop_back();
+    } else if (item.is_object()) {
+      path.push_back(element);
+      CollectUnowned(item, path, desired, live, out);
+      path.pop_back();
+    }
+  }
+}
+
 void CollectUnowned(const json& node, FieldPath& path, const json& desired, const LiveFields& live,
                     std::vector<FieldPath>& out) {
   for (const auto& [key, value] : node.items()) {
@@ -196,6 +278,8 @@ void CollectUnowned(const json& node, FieldPath& path, const json& desired, cons
       // nothing to own, or owned as one value
     } else if (value.is_object() && AnySet(live, below)) {
       CollectUnowned(value, path, desired, live, out);  // a map owned field by field
+    } else if (value.is_array() && AnySet(live, below)) {
+      CollectUnownedItems(value, path, desired, live, out);  // a list owned item by item
     } else if (!AnySet(live, below) && !AnySet(live, itself)) {
       out.push_back(path);
     }
@@ -205,10 +289,12 @@ void CollectUnowned(const json& node, FieldPath& path, const json& desired, cons
 
 }  // namespace
 
-std::vector<FieldPath> UnownedFields(const json& desired, const LiveFields& live) {
+std::vector<FieldPath> UnownedFields(const json& desired, const ObjectIdentity& id, const LiveFields& live,
+                                     const std::vector<manifest::YieldRule>& rules) {
   std::vector<FieldPath> out;
   FieldPath path;
   if (desired.is_object()) CollectUnowned(desired, path, desired, live, out);
+  std::erase_if(out, [&](const FieldPath& p) { return Yielded(BuiltinYieldRules(), id, "", p) || Yielded(rules, id, "", p); });
   return out;
 }
 

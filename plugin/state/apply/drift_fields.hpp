@@ -58,12 +58,15 @@ std::vector<TakenField> TakenFields(const nlohmann::json* desired, const ObjectI
 std::vector<std::string> StripYielded(nlohmann::json& object, const ObjectIdentity& id, const LiveFields& live,
                                       const std::vector<manifest::YieldRule>& rules);
 
-/// The fields `desired` sets through maps (a scalar, a list or an atomic map, never into a list) that nobody
-/// owns live: removed by someone since tazuna applied them (an update that removes a field takes it from every
-/// manager), or dropped by the server (an unknown field of a custom resource). Not the metadata the server
-/// writes, a status, a Secret's write-only stringData, nulls or empty maps and lists. A hint that only a dry run
-/// can confirm.
-std::vector<FieldPath> UnownedFields(const nlohmann::json& desired, const LiveFields& live);
+/// The fields `desired` (object `id` as rendered) sets that nobody owns live: removed by someone since tazuna
+/// applied them (an update that removes a field takes it from every manager), or dropped by the server (an
+/// unknown field of a custom resource). Maps are looked into field by field, lists item by item where their
+/// items are keyed (an item found by the keys it has, as FindField finds it). Not the metadata the server
+/// writes, a status, a Secret's write-only stringData, nulls or empty maps and lists, nor a path a rule
+/// without managers (BuiltinYieldRules or `rules`) yields: a writer that removes a yielded field may. A hint
+/// that only a dry run can confirm.
+std::vector<FieldPath> UnownedFields(const nlohmann::json& desired, const ObjectIdentity& id, const LiveFields& live,
+                                     const std::vector<manifest::YieldRule>& rules);
 
 /// For a row's note: "kubectl-edit (spec.template.spec.containers[name=app].image)", managers in name
 /// order, at most three fields each ("and N more").

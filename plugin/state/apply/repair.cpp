@@ -34,6 +34,11 @@ bool RunsOnce(const SyncInput& in, const DesiredObject& d) {
   return in.desired.from_state && d.key.group.empty() && d.key.kind == "Pod";
 }
 
+// Whether the live object `owner` is marked as manifest `name`'s, or carries no manifest mark (a replace from
+// the file, or an edit, took tazuna's marks away; the state records it as applied): another manifest's is not
+// repaired here.
+bool MarkedOurs(const LiveOwner& owner, const std::string& name) { return owner.manifest.empty() || owner.manifest == name; }
+
 // Which rendered objects of `in` a diff row names (the others are unchanged).
 std::vector<bool> Touched(const SyncInput& in) {
   std::vector<bool> touched(in.desired.objects.size(), false);
@@ -72,7 +77,7 @@ size_t AddDrifted(SyncInput& in, const LiveOwners& live, const std::vector<manif
     const DesiredObject& d = in.desired.objects[i];
     if (touched[i] || d.hash_state != HashState::kKnown) continue;
     const auto it = live.find(d.identity);
-    if (it == live.end() || it->second.fields == nullptr || it->second.manifest != in.desired.name) continue;
+    if (it == live.end() || it->second.fields == nullptr || !MarkedOurs(it->second, in.desired.name)) continue;
     const std::string* key = StoredKeyOf(in.stored, d);
     if (key == nullptr) continue;
     const auto taken = TakenFields(in.desired.from_state ? nullptr : &d.object, d.identity, *it->second.fields, yields);
@@ -139,9 +144,12 @@ size_t AddRemovedRows(kube::Client& client, std::vector<SyncInput>& inputs, cons
       const DesiredObject& d = in.desired.objects[i];
       if (touched[i] || d.hash_state != HashState::kKnown || StoredKeyOf(in.stored, d) == nullptr) continue;
       const auto it = live.find(d.identity);
-      if (it == live.end() || it->second.fields == nullptr || it->second.manifest != in.desired.name) continue;
+      if (it == live.end() || it->second.fields == nullptr || !MarkedOurs(it->second, in.desired.name)) continue;
+      const auto y = yields.find(in.desired.name);
       std::vector<std::string> removed;
-      for (const auto& p : UnownedFields(d.object, *it->second.fields)) removed.push_back(DescribeFieldPath(p));
+      for (const auto& p : UnownedFields(d.object, d.identity, *it->second.fields, y == yields.end() ? kNone : y->second)) {
+        removed.push_back(DescribeFieldPath(p));
+      }
       if (!removed.empty()) candidates.push_back({&in, i, &it->second, std::move(removed)});
     }
   }

@@ -69,7 +69,18 @@ util::Result<std::optional<Found>> Check(kube::Client& client, const StateKey& k
     StripYielded(applied, {k.group, k.kind, ns, k.name}, *owner->fields, YieldsOf(o));
   }
   auto merged = DryRunApply(client, applied, Marks{k.manifest, ""});  // the origin mark is not content
-  if (!merged) return merged.error();
+  if (!merged && merged.error().kind != util::ErrorKind::kInput && !kube::IsReason(merged.error(), "Invalid")) {
+    return merged.error();
+  }
+  if (!merged) {  // the server refuses the render as it stands (a field that cannot change changed): it differs
+    if (o.log != nullptr) {
+      std::string why = util::Split(merged.error().message, '\n').front();
+      if (why.size() > 240) why = why.substr(0, 120) + " ... " + why.substr(why.size() - 100);  // a Go struct dump
+      o.log->Warning(util::StrCat(k.kind, " ", ns.empty() ? "" : ns + "/", k.name,
+                                  ": the server refuses applying its render (", why, ")"));
+    }
+    return std::optional<Found>(Found{DriftType::kDrifted, {"(applying the render is refused)"}});
+  }
   const bool same = SameContent(**live, *merged);
   std::optional<Found> taken = TakeoverDrift(client, **live, std::move(*merged), o);
   if (same) return taken;
@@ -84,7 +95,7 @@ bool NeedsDryRun(const json& rendered, const std::string& hash, const std::strin
   if (live.fields == nullptr) return true;
   std::vector<std::string> named;
   for (const auto& t : TakenFields(&rendered, id, *live.fields, YieldsOf(options))) named.push_back(DescribeFieldPath(t.path));
-  for (const auto& p : UnownedFields(rendered, *live.fields)) named.push_back(DescribeFieldPath(p));
+  for (const auto& p : UnownedFields(rendered, id, *live.fields, YieldsOf(options))) named.push_back(DescribeFieldPath(p));
   const bool changed = hash.empty() || hash != stored_hash || !named.empty();
   if (fields != nullptr) *fields = std::move(named);
   if (changed || options.takeover == nullptr) return changed;

@@ -1,4 +1,5 @@
 #include "state/apply/drift_fields.hpp"
+#include "util/strings.hpp"
 
 #include <doctest/doctest.h>
 
@@ -188,11 +189,31 @@ TEST_CASE("drift fields: fields the render sets that nobody owns (removed by han
     "data": {"a": "1", "b": "2", "c": "3"}, "stringData": {"s": "x"}, "status": {"phase": "P"},
     "spec": {"selector": {"matchLabels": {"k": "v"}}, "list": [], "gone": {"deep": {"x": 1}}}})");
   std::vector<std::string> unowned;
-  for (const auto& p : UnownedFields(desired, *live)) unowned.push_back(DescribeFieldPath(p));
+  for (const auto& p : UnownedFields(desired, kWeb, *live, {})) unowned.push_back(DescribeFieldPath(p));
   CHECK(unowned == std::vector<std::string>{"data.b", "metadata.labels.team", "spec.gone"});
+  // A rule yielding a path (any writer) leaves its removal alone: a writer that removes a yielded field may.
+  CHECK(UnownedFields(desired, kWeb, *live, {{"", "", "", "", {"data.b", "metadata.labels"}, {}}}).size() == 1);
   // An object only tazuna owns is read too when asked for.
   CHECK(ReadLiveFields(json::parse(R"({"managedFields": [{"manager": "tazuna", "operation": "Apply",
     "fieldsV1": {"f:data": {"f:a": {}}}}]})"), true) != nullptr);
+}
+
+TEST_CASE("drift fields: list items nobody owns (an env var, a port, a finalizer removed), and fields inside items") {
+  const auto live = ReadLiveFields(json::parse(R"({"managedFields": [
+    {"manager": "tazuna", "operation": "Apply", "fieldsV1": {
+      "f:metadata": {"f:finalizers": {"v:\"a\"": {}}},
+      "f:spec": {"f:ports": {"k:{\"port\":80,\"protocol\":\"TCP\"}": {".": {}, "f:port": {}}},
+        "f:containers": {"k:{\"name\":\"app\"}": {".": {}, "f:name": {}, "f:env": {"k:{\"name\":\"A\"}": {".": {}, "f:name": {}, "f:value": {}}}}}}}}]})"),
+                                 true);
+  REQUIRE(live != nullptr);
+  const json desired = json::parse(R"({"metadata": {"finalizers": ["a", "b"]},
+    "spec": {"ports": [{"port": 80}, {"port": 81}],
+             "containers": [{"name": "app", "image": "x", "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]}]}})");
+  std::vector<std::string> unowned;
+  for (const auto& p : UnownedFields(desired, kWeb, *live, {})) unowned.push_back(DescribeFieldPath(p));
+  INFO(util::Join(unowned, " | "));
+  CHECK(unowned == std::vector<std::string>{"metadata.finalizers[b]", "spec.containers[name=app].env[name=B]",
+                                            "spec.containers[name=app].image", "spec.ports[port=81]"});
 }
 
 }  // namespace
