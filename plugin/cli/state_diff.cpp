@@ -102,7 +102,8 @@ state::LiveRead ReadOwnersFor(const StateDiffOptions& o, kube::Client& client, s
   state::AddMissingRows(inputs, live.owners, unchecked);
   if (fields) {
     state::AddDriftedRows(inputs, live.owners, yields, &needs_render);
-    state::AddRemovedRows(client, inputs, live.owners, yields, kCheckConcurrency, log);
+    // Removed fields need every render (a plan has them; a diff that skips renders could not tell them all).
+    if (!o.out_file.empty()) state::AddRemovedRows(client, inputs, live.owners, yields, kCheckConcurrency, log);
   }
   if (const std::string warning = state::UncheckedWarning(unchecked); !warning.empty()) log.Warning(warning);
   return live;
@@ -288,9 +289,8 @@ Command NewStateDiffCommand() {
       Changes are added, modified, removed and always-sync (genesissecret manifests); missing: an object
       the state records as applied that is gone from the cluster, which state sync creates again; and
       drifted: such an object whose fields tazuna applied another writer took since (kubectl edit, set
-      image, label, ...; not those the manifest's yieldFields leave to others) or removed (seen for the
-      manifests it renders), which state sync applies again (--repair=missing leaves drifted rows out,
-      --repair=none both).
+      image, label, ...; not those the manifest's yieldFields leave to others), or with --out removed by
+      hand, which state sync applies again (--repair=missing leaves drifted rows out, --repair=none both).
 
       Exit status: 0 No differences were found. 1 Differences were found. >1 An error occurred.
       With --ignore-always-sync, always-sync rows alone exit 0 (a CI check for "clean").

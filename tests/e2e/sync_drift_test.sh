@@ -139,6 +139,8 @@ run kubectl tazuna state drift -v 6
 expect_eq "$(grep 'dryRun=All' <<<"$ERR" | sed 's|.*/namespaces/[^/]*/||; s|?.*||' | sort | tr '\n' ' ')" \
   "configmaps/cfg configmaps/csa secrets/sec " \
   "drift: dry runs only for the drifted ConfigMap, the one an earlier tool (kubectl apply) holds fields of, and the Secret (its hash is keyed)"
+expect_rc 0 "a plain diff does not look for removed fields (the same with or without its render cache)" \
+  kubectl tazuna state diff
 expect_rc 1 "a plan (fresh renders) shows the removal" kubectl tazuna state diff --out "$E2E_TMP/plan-removed.json" -o json
 expect_contains "$OUT" '"drift": "fields removed (data)"' "the plan's diff: fields removed"
 expect_rc 0 "sync repairs the removal" kubectl tazuna state sync

@@ -276,8 +276,8 @@ void CollectUnowned(const json& node, FieldPath& path, const json& desired, cons
     const auto itself = [&](const FieldSet& s) { return s.Contains(path); };
     if (empty || NeverOwned(path, desired) || AnySet(live, whole)) {
       // nothing to own, or owned as one value
-    } else if (value.is_object() && AnySet(live, below)) {
-      CollectUnowned(value, path, desired, live, out);  // a map owned field by field
+    } else if (value.is_object()) {
+      CollectUnowned(value, path, desired, live, out);  // a map owned field by field, or its fields unowned
     } else if (value.is_array() && AnySet(live, below)) {
       CollectUnownedItems(value, path, desired, live, out);  // a list owned item by item
     } else if (!AnySet(live, below) && !AnySet(live, itself)) {

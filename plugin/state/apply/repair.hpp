@@ -42,7 +42,8 @@ size_t AddDriftedRows(std::vector<SyncInput>& inputs, const LiveOwners& live,
 /// read and dry-run applied as a sync applies them (yielded fields left out): where that would change the live
 /// object, a `drifted` row noting "fields removed (PATHS)". Two requests per such object, none for the others
 /// (`live` read with LiveFieldsOf::kEvery); up to `concurrency` in flight. A check that fails is a warning and
-/// its object stays unchanged. Manifests not rendered (from their state) are not checked. Returns the rows added.
+/// its object stays unchanged. Manifests not rendered (from their state) are not checked: state diff looks only
+/// when it writes a plan (every manifest rendered). Returns the rows added.
 size_t AddRemovedRows(kube::Client& client, std::vector<SyncInput>& inputs, const LiveOwners& live,
                       const std::map<std::string, std::vector<manifest::YieldRule>>& yields, int concurrency,
                       util::Logger& log);
