@@ -133,8 +133,8 @@ expect_rc 0 "state drift: nothing drifted" kubectl tazuna state drift
 kubectl label -n "$ns" cm cfg app- >/dev/null 2>&1
 kubectl patch -n "$ns" cm cfg --type=json -p '[{"op":"remove","path":"/data/mode"}]' >/dev/null
 expect_rc 1 "state drift finds the removed field" kubectl tazuna state drift -o wide
-expect_eq "$(awk 'NR > 1 {print $2, $4, $6, $8}' <<<"$OUT")" "live-drifted ConfigMap cfg data" \
-  "drift -o wide: only the ConfigMap, FIELDS naming what was removed (its whole data)"
+expect_eq "$(awk 'NR > 1 {print $2, $4, $6, $8}' <<<"$OUT")" "live-drifted ConfigMap cfg data.mode" \
+  "drift -o wide: only the ConfigMap, FIELDS naming what was removed"
 run kubectl tazuna state drift -v 6
 expect_eq "$(grep 'dryRun=All' <<<"$ERR" | sed 's|.*/namespaces/[^/]*/||; s|?.*||' | sort | tr '\n' ' ')" \
   "configmaps/cfg configmaps/csa secrets/sec " \
@@ -142,9 +142,9 @@ expect_eq "$(grep 'dryRun=All' <<<"$ERR" | sed 's|.*/namespaces/[^/]*/||; s|?.*|
 expect_rc 0 "a plain diff does not look for removed fields (the same with or without its render cache)" \
   kubectl tazuna state diff
 expect_rc 1 "a plan (fresh renders) shows the removal" kubectl tazuna state diff --out "$E2E_TMP/plan-removed.json" -o json
-expect_contains "$OUT" '"drift": "fields removed (data)"' "the plan's diff: fields removed"
+expect_contains "$OUT" '"drift": "fields removed (data.mode)"' "the plan's diff: fields removed"
 expect_rc 0 "sync repairs the removal" kubectl tazuna state sync
-expect_contains "$OUT" "$cm_line configured (repaired: fields removed (data))" "sync: configured (repaired: fields removed)"
+expect_contains "$OUT" "$cm_line configured (repaired: fields removed (data.mode))" "sync: configured (repaired: fields removed)"
 expect_eq "$(kubectl get cm -n "$ns" cfg -o jsonpath='{.data.mode}')" "blue" "the removed value is back"
 expect_rc 0 "a second sync" kubectl tazuna state sync
 expect_not_contains "$OUT" "configured" "second sync after the removal repair: nothing configured"
