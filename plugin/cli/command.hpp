@@ -126,6 +126,8 @@ Command NewStateListCommand();
 Command NewStateDiffCommand();
 Command NewStateSyncCommand();
 Command NewStateDriftCommand();
+Command NewStateStatusCommand();
+Command NewStateExportCommand();
 Command NewStateForgetCommand();
 Command NewStateTakeoverCommand();
 Command NewStateHistoryCommand();

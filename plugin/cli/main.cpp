@@ -12,7 +12,7 @@
 namespace tazuna::cli {
 
 std::vector<Command> AllCommands() {
-  return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewStateDriftCommand(),
+  return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewStateDriftCommand(), NewStateStatusCommand(), NewStateExportCommand(),
           NewStateForgetCommand(), NewStateTakeoverCommand(), NewStateHistoryCommand(), NewBuildCommand(),
           NewVersionCommand()};
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 
 #include "util/strings.hpp"
 
@@ -256,6 +257,33 @@ Json* Step(Json& node, const std::string& element) {
 }
 
 }  // namespace
+
+json FieldSet::Project(const json& object) const {
+  if (empty()) return nullptr;
+  if (children_.empty()) return object;
+  if (object.is_object()) {
+    json out = json::object();
+    for (const auto& c : children_) {
+      if (!util::StartsWith(c.key, "f:")) continue;
+      const auto it = object.find(c.key.substr(2));
+      if (it != object.end()) out[it.key()] = c.set.Project(*it);
+    }
+    return out;
+  }
+  if (object.is_array()) {
+    std::map<long, json> items;  // by their index in `object`
+    for (const auto& c : children_) {
+      const long index = FindItem(object, c.key);
+      if (index < 0 || items.count(index)) continue;
+      items[index] = util::StartsWith(c.key, "v:") ? object[static_cast<size_t>(index)]
+                                                    : c.set.Project(object[static_cast<size_t>(index)]);
+    }
+    json out = json::array();
+    for (auto& [index, item] : items) out.push_back(std::move(item));
+    return out;
+  }
+  return object;
+}
 
 std::string DescribeFieldPath(const FieldPath& path) {
   std::string out;

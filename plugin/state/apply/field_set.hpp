@@ -56,6 +56,10 @@ class FieldSet {
   /// The paths of the set's values: members with nothing of them in the set below (a node's own "." entry
   /// beside owned children says only that the node exists, so its children are listed instead).
   std::vector<FieldPath> ValuePaths() const;
+  /// The part of `object` this set holds: of a map, the fields the set names (each projected in turn); of a
+  /// list, the items it names (by keys, value or index), in the object's order; a member with nothing of it
+  /// in the set below, whole. What the set names that `object` lacks is left out. Null for an empty set.
+  nlohmann::json Project(const nlohmann::json& object) const;
 
  private:
   struct Child;

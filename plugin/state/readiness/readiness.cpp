@@ -65,7 +65,9 @@ Readiness Terminating(const json& object) {
     for (const auto& f : finalizers) names.push_back(Str(f));
     message += ", waiting for finalizers " + util::Join(names, ", ");
   }
-  return InProgress(std::move(message));
+  Readiness r = InProgress(std::move(message));
+  r.terminating = true;
+  return r;
 }
 
 }  // namespace

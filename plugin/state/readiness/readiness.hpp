@@ -20,6 +20,7 @@ struct Readiness {
   ReadyState state = ReadyState::kReady;
   std::string message{};
   std::string warning{};
+  bool terminating = false;  ///< kInProgress because it has a deletionTimestamp (kstatus's Terminating)
   bool operator==(const Readiness&) const = default;
 };
 

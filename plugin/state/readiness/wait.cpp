@@ -76,16 +76,20 @@ void ReadinessWaiter::Poll(std::vector<WaitItem*>& group) {
   const StateKey& k = group.front()->key;
   if (group.size() == 1) {
     auto got = client_.Get({k.ApiVersion(), k.kind, k.namespace_name, k.name});
+    group.front()->read_error.clear();
     if (got) {
       Judge(*group.front(), *got);
     } else if (kube::IsReason(got.error(), "NotFound")) {
       group.front()->last = kGone;
-    }  // another failure (a timeout, a 5xx after retries): keep the last judgement and poll again
+    } else {  // another failure (a timeout, a 5xx after retries): keep the last judgement and poll again
+      group.front()->read_error = got.error().message;
+    }
     return;
   }
   auto listed = client_.List(k.ApiVersion(), k.kind, k.namespace_name);
   if (!listed) {
     log_.Log(2, util::StrCat("wait: list ", k.kind, " failed: ", listed.error().message));
+    for (WaitItem* item : group) item->read_error = listed.error().message;
     return;
   }
   std::map<std::string, const nlohmann::json*> by_name;
@@ -95,6 +99,7 @@ void ReadinessWaiter::Poll(std::vector<WaitItem*>& group) {
     }
   }
   for (WaitItem* item : group) {
+    item->read_error.clear();
     const auto it = by_name.find(item->key.name);
     if (it == by_name.end()) {
       item->last = kGone;

@@ -31,6 +31,9 @@ struct WaitItem {
   std::chrono::steady_clock::time_point since{};
   std::string uid{};  ///< the uid last seen (from the apply answer, then from every read)
   bool told = false;  ///< its judgement went to the observer at least once
+  /// Why the latest read of it failed (a timeout, a 5xx after retries, a kind not served); empty after a
+  /// read that answered. Its judgement is then the one before.
+  std::string read_error{};
 };
 
 /// What a wait reports after every judgement that changed: the item, and how many of `total` still wait.

@@ -102,4 +102,30 @@ TEST_CASE("field set: find and remove fields and list items in an object") {
 }
 
 }  // namespace
+TEST_CASE("field set: an object projected to the fields a set holds, in the object's list order") {
+  const json live = json::parse(R"({
+    "apiVersion": "apps/v1", "kind": "Deployment",
+    "metadata": {"name": "w", "labels": {"a": "1", "b": "2"}, "finalizers": ["x/y", "z/w"]},
+    "spec": {"replicas": 3, "template": {"spec": {"containers": [
+      {"name": "side", "image": "s:1", "terminationMessagePath": "/dev/termination-log"},
+      {"name": "app", "image": "a:1", "ports": [{"containerPort": 80, "protocol": "TCP"}],
+       "env": [{"name": "B", "value": "2"}, {"name": "A", "value": "1"}]}]},
+      "metadata": {"labels": {"app": "w"}}},
+      "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%"}}},
+    "status": {"replicas": 3}})");
+  const FieldSet owned = Set(R"({"f:metadata":{"f:labels":{"f:a":{}},"f:finalizers":{"v:\"z/w\"":{}}},
+    "f:spec":{"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{
+      "k:{\"name\":\"app\"}":{".":{},"f:name":{},"f:image":{},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}},
+        "f:env":{"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}},"k:{\"name\":\"B\"}":{".":{},"f:name":{},"f:value":{}}}},
+      "k:{\"name\":\"side\"}":{".":{},"f:name":{},"f:image":{}}}}},"f:strategy":{}},"f:missing":{}})");
+  const json want = json::parse(R"({
+    "metadata": {"labels": {"a": "1"}, "finalizers": ["z/w"]},
+    "spec": {"template": {"metadata": {"labels": {"app": "w"}}, "spec": {"containers": [
+      {"name": "side", "image": "s:1"},
+      {"name": "app", "image": "a:1", "ports": [{"containerPort": 80}], "env": [{"name": "B", "value": "2"}, {"name": "A", "value": "1"}]}]}},
+      "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%"}}}})");
+  CHECK(owned.Project(live) == want);
+  CHECK(FieldSet().Project(live).is_null());
+}
+
 }  // namespace tazuna::state
