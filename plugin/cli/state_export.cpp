@@ -71,6 +71,23 @@ void DropAtomicDefaults(json& node) {
         if (rule.is_object() && rule.contains("operations")) drop(rule, "scope", "*");
       }
     }
+    if (key == "ports" && value.is_array()) {  // a NetworkPolicy's ports (atomic items)
+      for (auto& port : value) {
+        if (port.is_object() && port.contains("port") && !port.contains("targetPort") && !port.contains("containerPort")) {
+          drop(port, "protocol", "TCP");
+        }
+      }
+    }
+    if (key == "volumeClaimTemplates" && value.is_array()) {  // a StatefulSet's (an atomic list)
+      for (auto& claim : value) {
+        if (!claim.is_object()) continue;
+        drop(claim, "apiVersion", "v1");
+        drop(claim, "kind", "PersistentVolumeClaim");
+        claim.erase("status");
+        if (claim.contains("metadata") && claim["metadata"].is_object()) drop(claim["metadata"], "creationTimestamp", nullptr);
+        if (claim.contains("spec") && claim["spec"].is_object()) drop(claim["spec"], "volumeMode", "Filesystem");
+      }
+    }
     DropAtomicDefaults(value);
   }
 }
@@ -130,7 +147,11 @@ util::Result<int> StateExportOptions::Run(Context& ctx) {
   std::vector<std::string> comments;  // per document, written before it in YAML
   size_t left_out = 0;
   std::map<std::string, std::vector<std::string>> differs;  // manifest -> objects whose export is not what was applied
-  for (const auto& name : manifests) {
+  std::vector<std::string> names;  // -m as given, each once
+  for (const auto& m : manifests) {
+    if (std::find(names.begin(), names.end(), m) == names.end()) names.push_back(m);
+  }
+  for (const auto& name : names) {
     auto st = store.Read(name);
     if (!st) return st.error();
     for (const auto& [key_string, hash] : st->entries) {
@@ -145,6 +166,7 @@ util::Result<int> StateExportOptions::Run(Context& ctx) {
         // Secret values never reach stdout: the document says what was left out.
         comments.push_back(StrCat("# ", name, ": ", Named(*key, ns), " left out: tazuna never prints Secret values\n"));
         ctx.err << "Warning: " << name << ": " << Named(*key, ns) << " left out: tazuna never prints Secret values\n";
+        ++left_out;
         continue;
       }
       const kube::ServedVersion served = kube::ServedVersionOf(client, key->group, key->version, key->kind);
@@ -165,9 +187,15 @@ util::Result<int> StateExportOptions::Run(Context& ctx) {
       const json& managed = util::JsonObject(*live, "metadata").value("managedFields", json::array());
       const state::FieldOwners owners = state::ReadFieldOwners(managed, {});
       if (owners.has_tazuna && owners.tazuna_version != api_version) {
-        // Field paths are those of the version tazuna applied: read the object in that version.
-        live = client.Get({owners.tazuna_version, key->kind, ns, key->name});
-        if (!live) return live.error();
+        // Field paths are those of the version tazuna applied: read the object in that version, if served.
+        auto as_applied = client.Get({owners.tazuna_version, key->kind, ns, key->name});
+        if (as_applied) {
+          live = std::move(as_applied);
+        } else {
+          ctx.err << "Warning: " << name << ": " << Named(*key, ns) << ": tazuna applied it as " << owners.tazuna_version
+                  << ", which cannot be read (" << as_applied.error().message << "): exported as " << api_version
+                  << ", whose fields may differ\n";
+        }
       }
       if (!owners.has_tazuna || owners.tazuna.empty()) {
         ctx.err << "Warning: " << name << ": " << Named(*key, ns) << " left out: tazuna's field manager owns none of its fields\n";
@@ -185,10 +213,13 @@ util::Result<int> StateExportOptions::Run(Context& ctx) {
     }
   }
   for (const auto& [name, objects] : differs) {
+    constexpr size_t kNamed = 5;
+    std::string named = util::Join(std::vector<std::string>(objects.begin(), objects.begin() + std::min(objects.size(), kNamed)), ", ");
+    if (objects.size() > kNamed) named += ", ...";
     ctx.err << "Warning: " << name << ": " << objects.size() << (objects.size() == 1 ? " object differs" : " objects differ")
-            << " from what tazuna applied (the hash in its state), e.g. " << objects.front()
-            << ": a label tazuna's marks replaced (app.kubernetes.io/managed-by), a server default inside a value owned "
-               "whole, or a field another writer took\n";
+            << " from what tazuna applied (the hash in its state): " << named
+            << ": a label tazuna's marks replaced, a server default inside a value owned whole, an empty map or list, "
+               "or a field another writer took\n";
   }
   if (as_json) {
     ctx.out << json::object({{"apiVersion", "v1"}, {"kind", "List"}, {"items", docs}}).dump(4) << "\n";
@@ -215,8 +246,8 @@ Command NewStateExportCommand() {
       annotations every apply adds. The state is read, not tazuna.yaml: a manifest no longer listed there
       can be exported. Secrets are left out with a comment: tazuna never prints Secret values.
 
-      Exit status: 0 Every recorded object was exported. 1 Some object was left out (gone, or tazuna owns none
-      of its fields; a warning names it). >1 An error occurred.
+      Exit status: 0 Every recorded object was exported. 1 Some object was left out (a Secret, gone, or tazuna
+      owns none of its fields; a warning names it). >1 An error occurred.
   )"));
   c.examples = Examples(R"(
       # What the cluster holds of manifest cni

@@ -66,13 +66,15 @@ util::Result<std::vector<std::string>> ManifestNames(Context& ctx, const StateSt
   auto in_cluster = store.ListManifests();
   if (!in_cluster) return in_cluster.error();
   if (!o.file.manifests.empty()) {
+    std::vector<std::string> names;  // each once
     for (const auto& m : o.file.manifests) {
       if (std::find(in_cluster->begin(), in_cluster->end(), m) == in_cluster->end()) {
         return util::MakeError(util::ErrorKind::kNotFound,
                                StrCat("manifest ", util::Quote(m), " has no state in this cluster (see state list --all)"));
       }
+      if (std::find(names.begin(), names.end(), m) == names.end()) names.push_back(m);
     }
-    return o.file.manifests;
+    return names;
   }
   if (o.all || !o.read_file) return *in_cluster;
   auto selection = LoadSelection(ctx, o.file);
@@ -147,10 +149,8 @@ void Watch(Context& ctx, std::vector<Tracked>& all, state::ReadinessWaiter& read
   auto interval = std::chrono::milliseconds(250);
   while (true) {
     auto pending = Pending(all, true);
-    bool unreadable = false;
-    for (const auto& t : all) unreadable = unreadable || !t.readable;
-    if (pending.empty() && !unreadable) return;
-    if (pending.empty() || ctx.clock.Steady() >= deadline) {
+    if (pending.empty()) return;  // what could not be read up front (an invalid key, a kind not served) stays so
+    if (ctx.clock.Steady() >= deadline) {
       ctx.err << "Timed out after " << timeout.count() << "s: " << pending.size()
               << (pending.size() == 1 ? " object is" : " objects are") << " not Current.\n";
       return;
@@ -235,7 +235,10 @@ util::Result<int> StateStatusOptions::Run(Context& ctx) {
   if (!tracked) return tracked.error();
   state::ReadinessWaiter reader(client, ctx.clock, (*session)->log);
   reader.Read(Pending(*tracked, false));
-  if (watch) Watch(ctx, *tracked, reader, watch_timeout);
+  if (watch) {
+    Watch(ctx, *tracked, reader, watch_timeout);
+    reader.Read(Pending(*tracked, false));  // what was Current may have changed since: the rows say now
+  }
   Rows rows;
   size_t unknown = 0, not_current = 0;
   std::string first_error;

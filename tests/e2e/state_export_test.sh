@@ -97,7 +97,7 @@ expect_contains "$OUT" "# mixed$s: Secret $ns/pw left out" "a comment in its pla
 expect_not_contains "$OUT$ERR" "hunter2" "the Secret's value is nowhere"
 expect_contains "$OUT" 'a: "1"' "the field tazuna owns"
 expect_not_contains "$OUT" "edited" "the field kubectl-edit took is not tazuna's"
-expect_contains "$ERR" "mixed$s: 1 object differs from what tazuna applied (the hash in its state), e.g. ConfigMap $ns/keep" \
+expect_contains "$ERR" "mixed$s: 1 object differs from what tazuna applied (the hash in its state): ConfigMap $ns/keep" \
   "says the export is not what was applied"
 expect_rc 2 "no state" kubectl tazuna state export -m "nosuch$s"
 expect_contains "$ERR" "error: manifest \"nosuch$s\" has no state" "one error line"

@@ -188,6 +188,7 @@ class SyncEngine {
   void Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o, std::vector<SyncResult>& out);
   struct PruneTask;
   class PruneRun;
+  std::vector<std::string> WaitDeleted(std::vector<PruneTask>& tasks, PruneRun& run, const SyncOptions& o);
   void Tick();
   void Begin(std::vector<SyncInput>& inputs, const SyncOptions& o, Checkpointer& cp);
   void Record(const SyncInput& in, const SyncOptions& o, Checkpointer& cp);

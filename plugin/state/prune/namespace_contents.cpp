@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "state/store/state_key.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::state {
@@ -60,6 +61,15 @@ util::Status CheckApiServices(kube::Client& client) {
     if (!available) return util::MakeError(util::ErrorKind::kApi, StrCat("APIService ", name, " is not available"));
   }
   return util::Ok();
+}
+
+// A kind whose LIST answers 404 while discovery still names it: its CRD was deleted moments ago (by this run,
+// or anyone), and discovery has not caught up. Its custom resources went with the CRD, so there is nothing of
+// it to find, but only when the CRD is really gone: any other answer keeps the LIST's error.
+bool CrdGone(kube::Client& client, const kube::ResourceInfo& r) {
+  if (BuiltinGroup(r.group)) return false;
+  auto crd = client.Get({"apiextensions.k8s.io/v1", "CustomResourceDefinition", "", StrCat(r.resource, ".", r.group)});
+  return !crd && kube::IsReason(crd.error(), "NotFound");
 }
 
 }  // namespace
@@ -128,6 +138,7 @@ util::Result<std::vector<Occupant>> ListOccupants(kube::Client& client, const st
     }
     const std::string api_version = r.group.empty() ? r.version : StrCat(r.group, "/", r.version);
     auto items = client.List(api_version, r.kind, ns, "", kube::ListDetail::kMetadataQuiet);
+    if (!items && kube::IsReason(items.error(), "NotFound") && CrdGone(client, r)) continue;
     if (!items) return items.error().WithContext(StrCat("list ", r.resource, r.group.empty() ? "" : "." + r.group));
     for (const auto& item : *items) out.push_back(ReadOccupant(r, item));
   }

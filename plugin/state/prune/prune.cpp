@@ -1,10 +1,15 @@
 // SyncEngine::Prune: deletes removed objects after every apply, in reverse dependency order, and only
 // what tazuna provably manages and nothing still renders.
+#include <algorithm>
+#include <map>
+
+#include "kube/served_version.hpp"
 #include "state/apply/apply_order.hpp"
 #include "state/apply/ownership.hpp"
 #include "state/apply/sync_engine.hpp"
 #include "state/prune/deleter.hpp"
 #include "state/prune/namespace_contents.hpp"
+#include "state/readiness/wait.hpp"
 #include "util/parallel.hpp"
 #include "util/strings.hpp"
 
@@ -15,8 +20,28 @@ using util::StrCat;
 
 namespace {
 
-// 0: ordinary objects (custom resources included), 1: CRDs, 2: Namespaces: the reverse of the apply order.
-int PruneRank(const StateKey& k) { return 2 - static_cast<int>(PhaseOf(k)); }
+// The order deletes go in, the reverse of what depends on what: custom resources first, while the controllers
+// that hold their finalizers still run (the run waits until they are gone); then what intercepts or serves
+// requests (admission webhooks and policies, APIServices); then workloads; then the rest (their RBAC, Services,
+// ConfigMaps); then CRDs; then Namespaces.
+enum PruneRank { kCustomResources, kAdmission, kWorkloads, kOther, kCrds, kNamespaces, kRanks };
+
+PruneRank RankOf(const StateKey& k) {
+  switch (PhaseOf(k)) {
+    case Phase::kNamespace: return kNamespaces;
+    case Phase::kCrd: return kCrds;
+    case Phase::kRest: break;
+  }
+  if (!BuiltinGroup(k.group)) return kCustomResources;
+  if (k.group == "admissionregistration.k8s.io" || k.group == "apiregistration.k8s.io") return kAdmission;
+  if (k.group == "apps" || k.group == "batch" || (k.group.empty() && (k.kind == "Pod" || k.kind == "ReplicationController"))) {
+    return kWorkloads;
+  }
+  return kOther;
+}
+
+// How long between two reads of custom resources being deleted, at most.
+constexpr auto kGoneMaxInterval = std::chrono::milliseconds(2000);
 
 }  // namespace
 
@@ -64,14 +89,16 @@ class SyncEngine::PruneRun {
     return true;
   }
 
-  // Deletes the task's object when every live check passes (Deleter) and records what came of it.
-  void PruneOne(PruneTask& t) {
+  // Deletes the task's object when every live check passes (Deleter) and records what came of it. With
+  // kWhenGone, a deleted object's entry stays until it is seen gone (ForgetGone): it may wait for finalizers.
+  enum class Record { kNow, kWhenGone };
+  void PruneOne(PruneTask& t, Record record) {
     const DiffEntry& e = *t.entry;
     DeleteOutcome out = deleter_.Delete({t.result.manifest, e.parsed, e.identity, &t.stored->metadata}, PhaseOf(e.parsed));
     switch (out.verdict) {
       case DeleteOutcome::Verdict::kDeleted:
         t.result.verb = Verb::kDeleted;
-        Forgotten(t);
+        if (record == Record::kNow) Forgotten(t);
         return;
       case DeleteOutcome::Verdict::kGone:
         t.result.verb = Verb::kDeleted;
@@ -88,6 +115,9 @@ class SyncEngine::PruneRun {
         return;
     }
   }
+
+  // A deleted object (PruneOne with kWhenGone) is gone now.
+  void ForgetGone(PruneTask& t) { Forgotten(t); }
 
  private:
   enum class Forget { kYes, kNo };
@@ -129,33 +159,111 @@ class SyncEngine::PruneRun {
   Deleter deleter_;
 };
 
+// Waits (up to the sync's --timeout) until the custom resources `tasks` deleted are gone: a finalizer is its
+// controller's to finish. Returns those still there when the time is up, each row then `failed` naming the
+// finalizers it waits for, its state entry written back (the object lives). A line on stderr per change.
+std::vector<std::string> SyncEngine::WaitDeleted(std::vector<PruneTask>& tasks, PruneRun& run, const SyncOptions& o) {
+  std::vector<WaitItem> items;
+  std::vector<PruneTask*> deleted;
+  for (auto& t : tasks) {
+    if (t.result.verb != Verb::kDeleted || !t.result.note.empty()) continue;  // "already gone": nothing to wait for
+    WaitItem item;
+    item.manifest = t.result.manifest;
+    item.key = t.entry->parsed;
+    item.key.namespace_name = t.entry->identity.namespace_name;
+    item.last = {ReadyState::kInProgress, kNotReadYet, ""};
+    // Read through the version served now (the recorded one may be gone); no version served: gone with its CRD.
+    const kube::ServedVersion served = kube::ServedVersionOf(client_, item.key.group, item.key.version, item.key.kind);
+    if (!served.version.empty()) item.key.version = served.version;
+    if (served.gone) item.last = {ReadyState::kNotFound, "not found", ""};
+    items.push_back(std::move(item));
+    deleted.push_back(&t);
+  }
+  if (items.empty() || o.dry_run != kube::DryRun::kNone) return {};
+  const auto forget_gone = [&] {
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (items[i].last.state == ReadyState::kNotFound) run.ForgetGone(*deleted[i]);
+    }
+  };
+  ReadinessWaiter reader(client_, clock_, log_);
+  const auto deadline = clock_.Steady() + o.wait.timeout;
+  auto interval = std::chrono::milliseconds(100);
+  std::map<size_t, std::string> told;
+  while (true) {
+    std::vector<WaitItem*> left;
+    for (auto& item : items) {
+      if (item.last.state != ReadyState::kNotFound) left.push_back(&item);
+    }
+    if (left.empty()) break;
+    if (clock_.Steady() >= deadline) break;
+    reader.Read(left);
+    for (size_t i = 0; i < items.size(); ++i) {
+      const WaitItem& item = items[i];
+      if (item.last.state == ReadyState::kNotFound || item.last.message == kNotReadYet || told[i] == item.last.message) continue;
+      told[i] = item.last.message;
+      log_.Log(0, StrCat("prune: ", item.key.kind, " ", item.key.namespace_name.empty() ? "" : item.key.namespace_name + "/",
+                         item.key.name, ": ", item.last.message));
+    }
+    if (std::all_of(items.begin(), items.end(), [](const WaitItem& i) { return i.last.state == ReadyState::kNotFound; })) {
+      break;
+    }
+    clock_.SleepFor(interval);
+    interval = std::min(kGoneMaxInterval, interval * 2);
+  }
+  forget_gone();
+  std::vector<std::string> stuck;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].last.state == ReadyState::kNotFound) continue;
+    const WaitItem& item = items[i];
+    const std::string name = StrCat(item.key.kind, " ", item.key.namespace_name.empty() ? "" : item.key.namespace_name + "/",
+                                    item.key.name);
+    const std::string why = item.last.message == kNotReadYet ? "it could not be read" : item.last.message;
+    stuck.push_back(StrCat(name, " (", why, ")"));
+    deleted[i]->result.Fail(util::MakeError(util::ErrorKind::kApi, StrCat("deleted, but still there after ", o.wait.timeout.count(),
+                                                                          "s: ", why, "; nothing that may hold it was deleted")));
+  }  // it lives: its entry stays
+  return stuck;
+}
+
 void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const SyncOptions& o,
                        std::vector<SyncResult>& out) {
   int failed_applies = 0;
   for (const auto& r : out) failed_applies += IsFailure(r.verb) ? 1 : 0;
   PruneRun run(*this, cp, o, inputs);
-  std::vector<PruneTask> ranks[3];
+  std::vector<PruneTask> ranks[kRanks];
   std::vector<PruneTask> screened;
   for (const auto& in : inputs) {
     for (auto it = in.diff.rbegin(); it != in.diff.rend(); ++it) {
       if (it->type != ChangeType::kRemoved) continue;
       PruneTask t{&*it, &in.stored, in.desired.objects.empty(), MakeResult(it->manifest, it->key, it->identity.namespace_name, Verb::kKept, it->old_hash)};
       if (run.Screen(t, failed_applies)) {
-        ranks[PruneRank(it->parsed)].push_back(std::move(t));
+        ranks[RankOf(it->parsed)].push_back(std::move(t));
       } else {
         screened.push_back(std::move(t));
       }
     }
   }
-  for (int rank = 0; rank < 3; ++rank) {
+  std::vector<std::string> stuck;  // custom resources deleted that did not go: nothing after them is deleted
+  for (int rank = 0; rank < kRanks; ++rank) {
     auto& tasks = ranks[rank];
+    if (!stuck.empty()) {
+      for (auto& t : tasks) {
+        t.result.note = StrCat("not deleted: ", stuck.size(), stuck.size() == 1 ? " custom resource is" : " custom resources are",
+                               " still being deleted: ", stuck.front());
+        t.result.refused = true;
+        Tick();
+        out.push_back(std::move(t.result));
+      }
+      continue;
+    }
     util::ParallelFor(tasks.size(), o.concurrency, [&](size_t i) {
-      run.PruneOne(tasks[i]);
+      run.PruneOne(tasks[i], rank == kCustomResources ? PruneRun::Record::kWhenGone : PruneRun::Record::kNow);
       Tick();
       if (o.dry_run == kube::DryRun::kNone) {
         if (auto st = cp.MaybeFlush(); !st) Abort(st.error());
       }
     });
+    if (rank == kCustomResources) stuck = WaitDeleted(tasks, run, o);
     for (auto& t : tasks) out.push_back(std::move(t.result));
   }
   for (auto& t : screened) {

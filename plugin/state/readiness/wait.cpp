@@ -54,7 +54,13 @@ StatusSubresource ReadinessWaiter::StatusSubresourceOf(const StateKey& k) {
                   : util::Result<nlohmann::json>(info.error());
   if (crd) {
     answer = StatusOfVersion(*crd, k.version);
-  } else {
+  } else if (info && !kube::IsReason(crd.error(), "NotFound")) {
+    // The CRD exists or may (forbidden, a timeout): whether only a controller writes status is unknown, so
+    // nothing of the kind is concluded ready.
+    answer = StatusSubresource::kUnknown;
+    crd_errors_[cache_key] = util::StrCat("cannot read CustomResourceDefinition ", crd_name, ": ", crd.error().message);
+    log_.Warning(util::StrCat(crd_errors_[cache_key], ": the readiness of ", k.kind, " objects cannot be judged"));
+  } else {  // no CRD serves it (an aggregated API): kstatus's rules
     log_.Log(2, util::StrCat("wait: no CRD read for ", cache_key, " (", crd.error().message,
                              "): its status is judged by kstatus's rules"));
   }
@@ -66,6 +72,10 @@ void ReadinessWaiter::Judge(WaitItem& item, const nlohmann::json& object) {
   const auto seen_for = std::chrono::duration_cast<std::chrono::seconds>(clock_.Steady() - item.since);
   const JudgeContext context{StatusSubresourceOf(item.key), clock_.Now(), seen_for, item.grace};
   item.last = JudgeReadiness(object, context);
+  if (const auto it = crd_errors_.find(item.key.ApiVersion() + "/" + item.key.kind); it != crd_errors_.end()) {
+    item.last = {ReadyState::kInProgress, "readiness unknown: " + it->second, ""};
+    item.read_error = it->second;
+  }
   const auto meta = object.find("metadata");
   if (meta != object.end() && meta->is_object()) item.uid = meta->value("uid", item.uid);
 }

@@ -89,6 +89,7 @@ class ReadinessWaiter {
   util::Logger& log_;
   PollIntervals intervals_;
   std::map<std::string, StatusSubresource> subresources_;  ///< "apiVersion/Kind" -> answer
+  std::map<std::string, std::string> crd_errors_;  ///< "apiVersion/Kind" -> why its CRD could not be read
 };
 
 /// True when the wait must stop: an item failed, or is gone.
