@@ -169,15 +169,18 @@ TEST_CASE("wait: a custom resource waits for a controller's status (its CRD read
   CHECK(h.clock.Steady() - items[1].since < std::chrono::seconds(7));
 }
 
-TEST_CASE("wait: a CRD that cannot be read leaves kstatus's rules (no status yet is ready)") {
+TEST_CASE("wait: a CRD that cannot be read (forbidden) concludes nothing ready: readiness unknown until the timeout") {
   Harness h;
   h.transport.Add("GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com", 403,
                   R"({"kind":"Status","status":"Failure","reason":"Forbidden","code":403,"message":"forbidden"})");
   h.transport.Add("GET /apis/example.com/v1/namespaces/a/gadgets/g1", 200, Gadget("g1", ""));
   std::vector<WaitItem> items = {Item("example.com", "Gadget", "g1", h.clock.Steady() + std::chrono::seconds(60))};
   ReadinessWaiter(*h.client, h.clock, h.log).Wait(items, nullptr);
-  CHECK(items[0].last == Readiness{});
-  CHECK(items[0].uid.empty());
+  CHECK(items[0].last.state == ReadyState::kInProgress);
+  CHECK(items[0].timed_out);
+  CHECK(items[0].last.message ==
+        "readiness unknown: cannot read CustomResourceDefinition gadgets.example.com: forbidden");
+  CHECK(items[0].read_error == "cannot read CustomResourceDefinition gadgets.example.com: forbidden");
 }
 
 TEST_CASE("read: every object judged once, now, one request per kind and namespace, no sleep") {
