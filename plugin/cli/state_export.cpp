@@ -146,6 +146,7 @@ util::Result<int> StateExportOptions::Run(Context& ctx) {
   std::vector<json> docs;
   std::vector<std::string> comments;  // per document, written before it in YAML
   size_t left_out = 0;
+  std::map<std::string, kube::ServedVersion> served_versions;  // group/kind/version -> what serves it (looked up once)
   std::map<std::string, std::vector<std::string>> differs;  // manifest -> objects whose export is not what was applied
   std::vector<std::string> names;  // -m as given, each once
   for (const auto& m : manifests) {
@@ -169,7 +170,9 @@ util::Result<int> StateExportOptions::Run(Context& ctx) {
         ++left_out;
         continue;
       }
-      const kube::ServedVersion served = kube::ServedVersionOf(client, key->group, key->version, key->kind);
+      const std::string gkv = StrCat(key->group, "/", key->kind, "/", key->version);
+      if (!served_versions.count(gkv)) served_versions[gkv] = kube::ServedVersionOf(client, key->group, key->version, key->kind);
+      const kube::ServedVersion& served = served_versions[gkv];
       if (!served.error.empty()) return util::MakeError(util::ErrorKind::kApi, StrCat("cannot read ", Named(*key, ns), ": ", served.error));
       if (served.gone) {
         ctx.err << "Warning: " << name << ": " << Named(*key, ns) << " left out: the server serves no " << key->kind << "\n";
