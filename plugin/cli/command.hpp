@@ -128,6 +128,7 @@ Command NewStateSyncCommand();
 Command NewStateDriftCommand();
 Command NewStateStatusCommand();
 Command NewStateExportCommand();
+Command NewStateDeleteCommand();
 Command NewStateForgetCommand();
 Command NewStateTakeoverCommand();
 Command NewStateHistoryCommand();

@@ -13,7 +13,7 @@ namespace tazuna::cli {
 
 std::vector<Command> AllCommands() {
   return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewStateDriftCommand(), NewStateStatusCommand(), NewStateExportCommand(),
-          NewStateForgetCommand(), NewStateTakeoverCommand(), NewStateHistoryCommand(), NewBuildCommand(),
+          NewStateDeleteCommand(), NewStateForgetCommand(), NewStateTakeoverCommand(), NewStateHistoryCommand(), NewBuildCommand(),
           NewVersionCommand()};
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <optional>
 
+#include "cli/orphans.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
@@ -269,6 +270,7 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   for (const auto& in : inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
   state::SortDiff(all);
   printer->Print(result, ctx.out);
+  WarnRetired(ctx, client, at->selection.file, origin, log);  // retired manifests whose objects still run
   if (show_changes && !all.empty()) {
     std::vector<state::DesiredManifest> desired;
     for (auto& in : inputs) desired.push_back(std::move(in.desired));

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "cli/orphans.hpp"
 #include "cli/pipeline.hpp"
 #include "manifest/select.hpp"
 #include "state/store/lease.hpp"
@@ -82,29 +83,32 @@ util::Status ForgetKeys(Context& ctx, state::StateStore& store, manifest::ScopeL
 }
 
 // Only states this repository wrote are its orphans: another repository's, and one without an origin
-// (the Go tool's, or one nobody claimed), are listed and left alone.
-util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, const Selection& selection,
-                            const state::Origin& origin) {
-  std::set<std::string> known;
-  for (const auto& m : selection.file.manifests) known.insert(m.name);
-  auto names = store.ListManifests();
-  if (!names) return names.error();
-  int forgotten = 0;
-  for (const auto& name : *names) {
-    if (known.count(name)) continue;
-    auto st = store.Read(name);
-    if (!st) return st.error();
-    if (st->metadata.origin != origin) {
-      const std::string whose = st->metadata.origin.empty() ? "its state has no origin (not written from this repository)"
-                                                            : "managed from " + st->metadata.origin.Describe();
-      ctx.err << "skipped manifest " << util::Quote(name) << ": " << whose << '\n';
-      continue;  // not orphaned, just not ours
-    }
-    if (auto d = store.Delete(*st); !d) return d.error().WithContext("manifest " + util::Quote(name));
-    ctx.out << "forgot manifest " << util::Quote(name) << " (" << st->entries.size() << " entries)\n";
-    ++forgotten;
+// (the Go tool's, or one nobody claimed), are listed and left alone. While objects a state records still
+// live, nothing is forgotten (they would run on, tracked by nothing) unless --leave-objects says to.
+util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, kube::Client& client, const Selection& selection,
+                            const StateForgetOptions& o, const state::Origin& origin, util::Logger& log) {
+  if (auto st = CheckOrphanBasis(ctx, selection.file); !st) return st;
+  auto orphans = FindOrphans(client, selection.file, origin);
+  if (!orphans) return orphans.error();
+  for (const auto& why : orphans->skipped) ctx.err << "skipped " << why << '\n';
+  for (const auto& st : orphans->ours) {
+    if (o.leave_objects) break;
+    auto live = LiveObjectsOf(client, st, log);
+    if (live && live->count == 0) continue;
+    const std::string what = live ? util::StrCat(live->count, live->count == 1 ? " object" : " objects",
+                                                 " it recorded still live (", live->first, ")")
+                                  : "whether its objects still live cannot be told: " + live.error().message;
+    auto e = util::MakeError(util::ErrorKind::kConflict, util::StrCat("manifest ", util::Quote(st.manifest), ": ", what,
+                                                                      "; nothing was forgotten"));
+    e.hint = "Uninstall them with state delete --orphaned, or pass --leave-objects to forget the state and leave them running.";
+    return e;
   }
-  if (forgotten == 0) ctx.out << "No orphaned state found.\n";
+  for (const auto& st : orphans->ours) {
+    if (auto d = store.Delete(st); !d) return d.error().WithContext("manifest " + util::Quote(st.manifest));
+    ctx.out << "forgot manifest " << util::Quote(st.manifest) << " (" << st.entries.size() << " entries"
+            << (o.leave_objects && !st.entries.empty() ? ", objects left running" : "") << ")\n";
+  }
+  if (orphans->ours.empty()) ctx.out << "No orphaned state found.\n";
   return util::Ok();
 }
 
@@ -117,6 +121,7 @@ util::Status StateForgetOptions::Complete(Context&, const FlagSet&, const std::v
 
 util::Status StateForgetOptions::Validate() const {
   if (orphaned && !keys.empty()) return util::MakeError(util::ErrorKind::kUsage, "--orphaned takes no KEY arguments");
+  if (leave_objects && !orphaned) return util::MakeError(util::ErrorKind::kUsage, "--leave-objects needs --orphaned");
   if (orphaned && !file.manifests.empty()) {
     return util::MakeError(util::ErrorKind::kUsage, "--orphaned and --manifest cannot be used together");
   }
@@ -145,7 +150,8 @@ util::Result<int> StateForgetOptions::Run(Context& ctx) {
   state::StateStore store = NewStateStore(client);
   const state::Origin origin = FindOrigin(ctx, file.file, &(*session)->log);
   const auto scopes = NewDiscoveryScopes(client);
-  const auto st = orphaned ? ForgetOrphaned(ctx, store, *selection, origin) : ForgetKeys(ctx, store, *scopes, *this, origin);
+  const auto st = orphaned ? ForgetOrphaned(ctx, store, client, *selection, *this, origin, (*session)->log)
+                            : ForgetKeys(ctx, store, *scopes, *this, origin);
   if (!st) return st.error();
   return kExitOk;
 }
@@ -157,7 +163,8 @@ Command NewStateForgetCommand() {
       Remove state entries (KEY as printed by 'state list -o json' or a kept sync row), or with --orphaned the
       whole state of manifests that are no longer in tazuna.yaml. Live objects are never touched: this is
       the way out for an object that sync keeps (for example one tazuna does not manage) and that should
-      no longer be tracked.
+      no longer be tracked. --orphaned forgets nothing while objects a state records still live (they would
+      run on, tracked by nothing): uninstall them with state delete --orphaned, or say --leave-objects.
   )"));
   c.args_usage = "KEY... | --orphaned";
   c.examples = Examples(R"(
@@ -167,12 +174,19 @@ Command NewStateForgetCommand() {
       # The same, naming the manifest
       kubectl tazuna state forget -m web /v1/ConfigMap/default/legacy
 
-      # Drop the state of manifests removed from tazuna.yaml
+      # Drop the state of manifests removed from tazuna.yaml whose objects are gone
       kubectl tazuna state forget --orphaned
+
+      # ... or whose objects are to keep running, no longer tracked
+      kubectl tazuna state forget --orphaned --leave-objects
   )");
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
-    f.Bool(&o->orphaned, "orphaned", 0, "Forget the state of every manifest that tazuna.yaml no longer names.");
+    f.Bool(&o->orphaned, "orphaned", 0,
+           "Forget the state of every manifest that tazuna.yaml no longer names (refused while objects it records "
+           "live: uninstall them with state delete --orphaned).");
+    f.Bool(&o->leave_objects, "leave-objects", 0,
+           "With --orphaned: forget the states even while their objects live, leaving them running untracked.");
     AddConnectionFlags(f, o->connection);
   };
   c.run_with_args = RunOptionsWithArgs(o);

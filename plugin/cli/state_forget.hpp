@@ -13,6 +13,7 @@ struct StateForgetOptions {
   ConnectionOptions connection;
   FileOptions file;
   bool orphaned = false;
+  bool leave_objects = false;  ///< --orphaned even while objects live
   std::vector<std::string> keys;  ///< positional
 
   /// Takes the KEY arguments.

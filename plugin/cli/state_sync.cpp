@@ -2,10 +2,11 @@
 #include "cli/state_sync.hpp"
 
 #include <algorithm>
-#include <charconv>
 
+#include "cli/orphans.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/progress.hpp"
+#include "cli/sync_flags.hpp"
 #include "cli/sync_history.hpp"
 #include "cli/sync_output.hpp"
 #include "cli/takeover_flag.hpp"
@@ -23,27 +24,6 @@
 namespace tazuna::cli {
 
 namespace {
-
-constexpr long long kMaxLockTimeoutSeconds = 86400;  // a day; also keeps the milliseconds in range
-
-util::Result<std::chrono::milliseconds> ParseLockTimeout(const std::string& t) {
-  const bool seconds = !t.empty() && t.back() == 's' && t.find_first_not_of("0123456789") == t.size() - 1;
-  const bool bare = !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
-  if (!seconds && !bare) {
-    return util::MakeError(util::ErrorKind::kUsage, "invalid --lock-timeout \"" + t + "\": use seconds, e.g. 90s");
-  }
-  const std::string_view digits = std::string_view(t).substr(0, seconds ? t.size() - 1 : t.size());
-  long long n = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (ec != std::errc() || end != digits.data() + digits.size() || n > kMaxLockTimeoutSeconds) {
-    return util::MakeError(util::ErrorKind::kUsage, "invalid --lock-timeout \"" + t + "\": at most 86400s");
-  }
-  return std::chrono::milliseconds(std::chrono::seconds(n));
-}
-
-kube::DryRun DryRunStrategy(const std::string& dry_run) {
-  return dry_run == "server" ? kube::DryRun::kAll : kube::DryRun::kNone;
-}
 
 bool HasRemoved(const std::vector<state::SyncInput>& inputs) {
   for (const auto& in : inputs) {
@@ -136,15 +116,6 @@ RevisionStart MakeRevisionStart(const StateSyncOptions& o, const Selection& sele
   return rs;
 }
 
-util::Result<std::chrono::seconds> ParseWaitTimeout(const std::string& text) {
-  auto parsed = kube::ParseTimeout(text);
-  if (!parsed || *parsed < std::chrono::seconds(1)) {
-    return util::MakeError(util::ErrorKind::kUsage,
-                           "invalid --timeout \"" + text + "\": use a duration of at least a second, e.g. 5m or 90s");
-  }
-  return std::chrono::duration_cast<std::chrono::seconds>(*parsed);
-}
-
 util::Result<std::chrono::seconds> ParseStatusGrace(const std::string& text) {
   auto parsed = kube::ParseTimeout(text);
   if (!parsed || *parsed < std::chrono::milliseconds(0) || *parsed > std::chrono::hours(24)) {
@@ -189,12 +160,7 @@ state::WaitPolicy MakeWaitPolicy(const std::vector<const manifest::Manifest*>& s
 
 util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
   if (util::ToLower(ctx.env.GetOr("TAZUNA_STATE_SYNC_DELETE", "")) == "true") prune = true;
-  auto lock = ParseLockTimeout(lock_timeout);
-  if (!lock) return lock.error();
-  lock_wait = *lock;
-  auto wait_for = ParseWaitTimeout(timeout);
-  if (!wait_for) return wait_for.error();
-  wait_timeout = *wait_for;
+  if (auto st = ParseTimeouts(lock_timeout, timeout, lock_wait, wait_timeout); !st) return st;
   auto grace = ParseStatusGrace(status_grace);
   if (!grace) return grace.error();
   status_grace_period = *grace;
@@ -221,12 +187,7 @@ util::Status StateSyncOptions::Complete(Context& ctx, const FlagSet&) {
 }
 
 util::Status StateSyncOptions::Validate() const {
-  if (dry_run != "none" && dry_run != "server") {
-    auto e = util::MakeError(util::ErrorKind::kUsage,
-                             "Invalid dry-run value (" + dry_run + "). Must be \"none\" or \"server\".");
-    if (dry_run == "client" || dry_run == "true") e.hint = "Did you mean --dry-run=server?";
-    return e;
-  }
+  if (auto st = ValidateDryRun(dry_run); !st) return st;
   if (concurrency < 1 || concurrency > 512) {
     return util::MakeError(util::ErrorKind::kUsage, "--concurrency must be between 1 and 512");
   }
@@ -296,18 +257,12 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   so.git_commit = GitCommit(ctx, selection.file.dir);
   so.origin = origin;
   state::StateStore store = NewStateStore(client);
-  std::unique_ptr<state::SyncLock> lock;
-  std::string lock_holder;
   if (so.dry_run == kube::DryRun::kNone) {
     if (auto st = store.EnsureNamespace(); !st) return st.error();
-    state::LockOptions lo = state::DefaultLockOptions();
-    lo.wait = lock_wait;
-    lock_holder = lo.holder;
-    auto taken = state::SyncLock::Acquire(client, ctx.clock, log, lo);
-    if (!taken) return taken.error();
-    lock = std::move(*taken);
-    so.fence = [l = lock.get()] { return l->Check(); };  // every write first checks the lock is still ours
   }
+  auto held = TakeSyncLock(ctx, client, log, lock_wait, so);
+  if (!held) return held.error();
+  const std::string& lock_holder = held->holder;
   if (state::AnySecret(run->manifests)) {  // Secrets are recorded with keyed hashes (the key is made once)
     // A plan vouches only for hashes it could key: with one, the key is never made here.
     const bool make_key = so.dry_run == kube::DryRun::kNone && !plan;
@@ -381,6 +336,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   PrintSyncProblems(ctx.err, *report);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   PrintSyncSummary(ctx.err, *report, secs, client.requests_sent());
+  WarnRetired(ctx, client, selection.file, so.origin, log);  // retired manifests whose objects still run
   util::PrintProfile(ctx.err, std::chrono::steady_clock::now() - start);
   return report->failed == 0 && report->refused == 0 ? kExitOk : kExitError;
 }

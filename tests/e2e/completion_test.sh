@@ -36,7 +36,7 @@ run "$helper" sta
 expect_eq "$OUT" $'state\n:4' "helper alone: sta -> state, then :4"
 
 complete "subcommand: sta" "state" sta
-complete "subcommand of state: d" "diff drift" state d
+complete "subcommand of state: d" "delete diff drift" state d
 complete "subcommand of state: di" "diff" state di
 complete "flag: state sync --pr" "--prune" state sync --pr
 

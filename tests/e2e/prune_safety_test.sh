@@ -200,9 +200,13 @@ expect_rc 1 "forgetting an unknown key fails" kubectl tazuna state forget "$U//v
 expect_contains "$ERR" "error: no state entry" "names the missing key"
 expect_rc 1 "forget needs keys or --orphaned" kubectl tazuna state forget
 
-# --- 8. state forget --orphaned drops the state of manifests tazuna.yaml no longer names.
+# --- 8. state forget --orphaned drops the state of manifests tazuna.yaml no longer names: not while an object it
+# recorded lives (it would run on, tracked by nothing), unless --leave-objects says to.
 tazuna_yaml "$repo" "{name: other$s, type: manifests, path: ./objs}"
-expect_rc 0 "forget --orphaned" kubectl tazuna state forget --orphaned
+expect_rc 1 "forget --orphaned refuses while an object lives" kubectl tazuna state forget --orphaned
+expect_contains "$ERR" "manifest \"$U\": 1 object it recorded still live (configmap/keep -n $ns); nothing was forgotten" "naming it"
+expect_rc 0 "the state stays" kubectl get cm -n tazuna "tazuna-state-$U"
+expect_rc 0 "forget --orphaned --leave-objects" kubectl tazuna state forget --orphaned --leave-objects
 expect_contains "$OUT" "forgot manifest \"$U\"" "orphaned manifest forgotten"
 expect_rc 1 "its state ConfigMap is gone" kubectl get cm -n tazuna "tazuna-state-$U"
 expect_rc 0 "its objects are untouched" kubectl get cm -n "$ns" keep handmade recreated

@@ -76,6 +76,11 @@ struct SyncOptions {
   std::map<std::string, std::vector<manifest::YieldRule>> yields;
   bool prune = false;
   bool allow_empty = false;  ///< prune a manifest that renders no objects
+  /// state delete: deleted Namespaces are waited for until gone too (wait.timeout), as custom resources are
+  /// (what lives in one may hold it), each state entry kept until its Namespace is seen gone; and a custom
+  /// resource kept while its entry stays (not managed by tazuna, kept changing) stops what may hold it, as one
+  /// stuck on its finalizers does.
+  bool uninstall = false;
   kube::DryRun dry_run = kube::DryRun::kNone;
   int concurrency = 16;
   std::string git_commit;

@@ -90,7 +90,11 @@ DeleteOutcome Deleter::Delete(const DeleteTarget& t, Phase phase) {
     if (!AsPlanned(t, live, out)) return out;  // the keeps above delete nothing; from here on, a delete may follow
     if (auto why = CascadeGuard(phase, t.identity, live); !why.empty()) return Kept(why);
     const kube::Preconditions pre{util::MetaString(live, "uid"), util::MetaString(live, "resourceVersion")};
-    auto st = Limited([&] { return client_.Delete(read->ref, kube::Propagation::kBackground, scope_.dry_run, pre); });
+    // A custom resource goes in the foreground: it stays (and is waited for) until the objects it owns are
+    // gone, so a child whose finalizer never finishes is seen, not left behind.
+    const auto propagation = phase == Phase::kRest && !BuiltinGroup(t.key.group) ? kube::Propagation::kForeground
+                                                                                   : kube::Propagation::kBackground;
+    auto st = Limited([&] { return client_.Delete(read->ref, propagation, scope_.dry_run, pre); });
     if (st) {
       std::lock_guard<std::mutex> lock(mu_);
       deleted_uids_.insert(pre.uid);

@@ -49,6 +49,7 @@ struct SyncEngine::PruneTask {
   const DiffEntry* entry = nullptr;
   const ManifestState* stored = nullptr;  ///< the state the entry is in, as read
   bool empty_manifest = false;            ///< its manifest renders nothing
+  bool stays = false;                     ///< kept, and its state entry stays (the object may live)
   SyncResult result;
 };
 
@@ -146,6 +147,7 @@ class SyncEngine::PruneRun {
   bool Keep(PruneTask& t, std::string note, Forget forget) {
     t.result.verb = Verb::kKept;
     t.result.note = std::move(note);
+    t.stays = forget == Forget::kNo;
     if (forget == Forget::kYes) Forgotten(t);
     return false;
   }
@@ -219,8 +221,9 @@ std::vector<std::string> SyncEngine::WaitDeleted(std::vector<PruneTask>& tasks, 
                                     item.key.name);
     const std::string why = item.last.message == kNotReadYet ? "it could not be read" : item.last.message;
     stuck.push_back(StrCat(name, " (", why, ")"));
+    const bool last = PhaseOf(item.key) == Phase::kNamespace;  // nothing is deleted after Namespaces
     deleted[i]->result.Fail(util::MakeError(util::ErrorKind::kApi, StrCat("deleted, but still there after ", o.wait.timeout.count(),
-                                                                          "s: ", why, "; nothing that may hold it was deleted")));
+                                                                          "s: ", why, last ? "" : "; nothing that may hold it was deleted")));
   }  // it lives: its entry stays
   return stuck;
 }
@@ -235,7 +238,7 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
   for (const auto& in : inputs) {
     for (auto it = in.diff.rbegin(); it != in.diff.rend(); ++it) {
       if (it->type != ChangeType::kRemoved) continue;
-      PruneTask t{&*it, &in.stored, in.desired.objects.empty(), MakeResult(it->manifest, it->key, it->identity.namespace_name, Verb::kKept, it->old_hash)};
+      PruneTask t{&*it, &in.stored, in.desired.objects.empty(), false, MakeResult(it->manifest, it->key, it->identity.namespace_name, Verb::kKept, it->old_hash)};
       if (run.Screen(t, failed_applies)) {
         ranks[RankOf(it->parsed)].push_back(std::move(t));
       } else {
@@ -244,12 +247,13 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
     }
   }
   std::vector<std::string> stuck;  // custom resources deleted that did not go: nothing after them is deleted
+  bool deleting = true;            // every one of them was deleted and waits for its finalizers
   for (int rank = 0; rank < kRanks; ++rank) {
     auto& tasks = ranks[rank];
     if (!stuck.empty()) {
       for (auto& t : tasks) {
         t.result.note = StrCat("not deleted: ", stuck.size(), stuck.size() == 1 ? " custom resource is" : " custom resources are",
-                               " still being deleted: ", stuck.front());
+                               deleting ? " still being deleted: " : " still there: ", stuck.front());
         t.result.refused = true;
         Tick();
         out.push_back(std::move(t.result));
@@ -257,13 +261,33 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
       continue;
     }
     util::ParallelFor(tasks.size(), o.concurrency, [&](size_t i) {
-      run.PruneOne(tasks[i], rank == kCustomResources ? PruneRun::Record::kWhenGone : PruneRun::Record::kNow);
+      const bool waited = rank == kCustomResources || (rank == kNamespaces && o.uninstall);
+      run.PruneOne(tasks[i], waited ? PruneRun::Record::kWhenGone : PruneRun::Record::kNow);
       Tick();
       if (o.dry_run == kube::DryRun::kNone) {
         if (auto st = cp.MaybeFlush(); !st) Abort(st.error());
       }
     });
-    if (rank == kCustomResources) stuck = WaitDeleted(tasks, run, o);
+    if (rank == kCustomResources) {  // one whose delete failed lives on too: nothing that may hold it goes
+      for (const auto& t : tasks) {
+        if (t.result.verb != Verb::kFailed || !t.result.error) continue;
+        const StateKey& k = t.entry->parsed;
+        stuck.push_back(StrCat(k.kind, " ", t.entry->identity.namespace_name.empty() ? "" : t.entry->identity.namespace_name + "/",
+                               k.name, " (its delete failed: ", t.result.error->message, ")"));
+        deleting = false;
+      }
+      for (const auto& t : tasks) {  // an uninstall leaves no operator behind a custom resource that stays
+        if (!o.uninstall || t.result.verb != Verb::kKept || !t.stays) continue;
+        const StateKey& k = t.entry->parsed;
+        stuck.push_back(StrCat(k.kind, " ", t.entry->identity.namespace_name.empty() ? "" : t.entry->identity.namespace_name + "/",
+                               k.name, " (kept: ", t.result.note, ")"));
+        deleting = false;
+      }
+    }
+    if (rank == kCustomResources || (rank == kNamespaces && o.uninstall)) {
+      auto left = WaitDeleted(tasks, run, o);
+      stuck.insert(stuck.end(), left.begin(), left.end());
+    }
     for (auto& t : tasks) out.push_back(std::move(t.result));
   }
   for (auto& t : screened) {

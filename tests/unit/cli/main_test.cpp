@@ -23,7 +23,7 @@ TEST_CASE("main: an unknown command names its parent and suggests close commands
         "error: unknown command \"lsit\" for \"kubectl tazuna state\"\n\nDid you mean this?\n\tlist\n\n"
         "Run 'kubectl tazuna state --help' for usage.\n");
   CHECK(Unknown({"state", "d", "-o", "json"}) ==
-        "error: unknown command \"d\" for \"kubectl tazuna state\"\n\nDid you mean this?\n\tdiff\n\tdrift\n\n"
+        "error: unknown command \"d\" for \"kubectl tazuna state\"\n\nDid you mean this?\n\tdiff\n\tdrift\n\tdelete\n\n"
         "Run 'kubectl tazuna state --help' for usage.\n");
   CHECK(Unknown({"stat", "list"}) ==
         "error: unknown command \"stat\" for \"kubectl tazuna\"\n\nDid you mean this?\n\tstate\n\n"

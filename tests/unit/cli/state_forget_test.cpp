@@ -14,6 +14,7 @@ TEST_CASE("state forget: Validate takes KEYs or --orphaned") {
     bool orphaned = false;
     std::vector<std::string> manifests;
     std::string want;
+    bool leave_objects = false;
   };
   const std::vector<Case> cases = {
       {"one key", {"web//v1/ConfigMap/default/legacy"}, false, {}, ""},
@@ -23,12 +24,15 @@ TEST_CASE("state forget: Validate takes KEYs or --orphaned") {
       {"orphaned with keys", {"web//v1/ConfigMap/default/legacy"}, true, {}, "error: --orphaned takes no KEY arguments\n"},
       {"orphaned with a manifest", {}, true, {"web"}, "error: --orphaned and --manifest cannot be used together\n"},
       {"two manifests", {"/v1/ConfigMap/default/a"}, false, {"web", "db"}, "error: --manifest may be given once\n"},
+      {"orphaned, leaving the objects running", {}, true, {}, "", true},
+      {"leave objects without orphaned", {"web//v1/ConfigMap/default/legacy"}, false, {}, "error: --leave-objects needs --orphaned\n", true},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
     testing::Harness h;
     StateForgetOptions o;
     o.orphaned = c.orphaned;
+    o.leave_objects = c.leave_objects;
     o.file.manifests = c.manifests;
     CHECK(h.CompleteAndValidate(o, c.keys) == c.want);
     CHECK(o.keys == c.keys);
