@@ -1,11 +1,14 @@
-// kubectl tazuna state export -m NAME... [-o yaml|json]
+// kubectl tazuna state export -m NAME... | --live TYPE/NAME... [-n NS] [-o yaml|json]
 #include "cli/state_export.hpp"
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
+#include "cli/export_defaults.hpp"
 #include "cli/pipeline.hpp"
+#include "cli/takeover_flag.hpp"
+#include "kube/resource_names.hpp"
 #include "kube/served_version.hpp"
 #include "state/apply/field_takeover.hpp"
 #include "state/diff/marks.hpp"
@@ -111,20 +114,183 @@ std::string Named(const state::StateKey& k, const std::string& ns) {
   return StrCat(k.kind, " ", ns.empty() ? k.name : ns + "/" + k.name);
 }
 
+// The documents as multi-document YAML (each comment, where set, in place of its document) or one List.
+void PrintDocs(std::ostream& out, bool as_json, const std::vector<json>& docs, const std::vector<std::string>& comments) {
+  if (as_json) {
+    out << json::object({{"apiVersion", "v1"}, {"kind", "List"}, {"items", docs}}).dump(4) << "\n";
+    return;
+  }
+  for (size_t i = 0, d = 0; i < comments.size(); ++i) {
+    if (!comments[i].empty()) {
+      out << comments[i];
+      continue;
+    }
+    if (d > 0) out << "---\n";
+    out << util::EmitYaml(docs[d++]);
+  }
+}
+
+// What appliers set of `live`: the fields of every managedFields entry (no subresource) that is an apply
+// (operation Apply: kubectl apply --server-side, any server-side applier) or an update by one of `appliers`
+// (kubectl apply/create/edit/replace, helm, ...), in `version` (the entries of other versions name fields of
+// another schema and are counted in `other_versions`). Controllers' fields (status, replicas an autoscaler
+// sets, defaults) are not theirs.
+state::FieldSet AppliedFields(const json& live, const state::TakeoverManagers& appliers, const std::string& version,
+                              int& other_versions, state::FieldSet& server_side) {
+  state::FieldSet fields;
+  for (const auto& e : util::JsonObject(live, "metadata").value("managedFields", json::array())) {
+    if (!e.is_object() || !util::JsonString(e, "subresource").empty()) continue;
+    const bool applier = util::JsonString(e, "operation") == "Apply" || appliers.names.count(util::JsonString(e, "manager")) > 0;
+    if (!applier) continue;
+    if (util::JsonString(e, "apiVersion") != version) {
+      ++other_versions;
+      continue;
+    }
+    const state::FieldSet set = state::FieldSet::FromFieldsV1(util::JsonObject(e, "fieldsV1"));
+    fields = fields.Union(set);
+    if (util::JsonString(e, "operation") == "Apply") server_side = server_side.Union(set);
+  }
+  return fields;
+}
+
+// The values of `doc` that may be server defaults: what appliers own through an update (a create's update owns
+// every field the object was created with, defaults included), but not what a server-side apply or kubectl's
+// last-applied-configuration says was set on purpose, nor metadata.
+std::vector<state::FieldPath> DefaultCandidates(const json& doc, const json& live, const state::FieldSet& fields,
+                                                const state::FieldSet& server_side) {
+  json last_applied;
+  const json& annotations = util::JsonObject(util::JsonObject(live, "metadata"), "annotations");
+  const std::string text = util::JsonString(annotations, "kubectl.kubernetes.io/last-applied-configuration");
+  if (!text.empty()) last_applied = json::parse(text, nullptr, false);
+  std::vector<state::FieldPath> out;
+  for (const auto& p : fields.ValuePaths()) {
+    if (p.empty() || p[0] == "f:metadata" || p[0] == "f:apiVersion" || p[0] == "f:kind") continue;
+    if (server_side.Contains(p) || state::FindField(doc, p) == nullptr) continue;
+    if (last_applied.is_object() && state::FindField(last_applied, p) != nullptr) continue;
+    out.push_back(p);
+  }
+  return out;
+}
+
+// The version the newest applier entry wrote in ("" when none): the fields of the export are that schema's.
+std::string ApplierVersion(const json& live, const state::TakeoverManagers& appliers) {
+  std::string version, newest;
+  for (const auto& e : util::JsonObject(live, "metadata").value("managedFields", json::array())) {
+    if (!e.is_object() || !util::JsonString(e, "subresource").empty()) continue;
+    if (util::JsonString(e, "operation") != "Apply" && appliers.names.count(util::JsonString(e, "manager")) == 0) continue;
+    const std::string time = util::JsonString(e, "time");
+    if (version.empty() || time >= newest) version = util::JsonString(e, "apiVersion"), newest = time;
+  }
+  return version;
+}
+
+// What the appliers' fields of `live` are as a manifest: apiVersion, kind, name, namespace, and those fields
+// without the bookkeeping tools add (kubectl's last-applied-configuration, Helm's release annotations,
+// tazuna's marks) and without server defaults inside values owned whole.
+json ManifestOf(const json& live, const state::FieldSet& fields, const kube::NamedResource& type) {
+  json out = fields.Project(live);
+  if (!out.is_object()) out = json::object();
+  out.erase("status");
+  json metadata = out.value("metadata", json::object());
+  metadata["name"] = util::MetaString(live, "name");
+  if (type.namespaced) metadata["namespace"] = util::MetaString(live, "namespace");
+  for (const char* a : {"kubectl.kubernetes.io/last-applied-configuration", "meta.helm.sh/release-name",
+                        "meta.helm.sh/release-namespace", state::kManifestAnnotation, state::kOriginAnnotation}) {
+    Drop(metadata, "annotations", a);
+  }
+  Drop(metadata, "labels", state::kApplySetPartOfLabel);
+  out["metadata"] = std::move(metadata);
+  out["apiVersion"] = live.value("apiVersion", type.ApiVersion());
+  out["kind"] = live.value("kind", type.kind);
+  DropAtomicDefaults(out);
+  return out;
+}
+
+// state export --live: each TYPE/NAME (kubectl's TYPE, the context's or -n's namespace) as a manifest holding
+// what appliers set of it.
+util::Result<int> ExportLive(Context& ctx, kube::Client& client, const StateExportOptions& o) {
+  std::vector<json> docs;
+  std::vector<std::string> comments;
+  size_t left_out = 0;
+  for (const auto& arg : o.objects) {
+    const std::string type_text = arg.substr(0, arg.find('/'));
+    const std::string name = arg.substr(arg.find('/') + 1);
+    auto type = kube::ResolveResourceType(client, type_text);
+    if (!type) return type.error();
+    const std::string ns = type->namespaced ? client.config().namespace_name : "";
+    const std::string named = StrCat(type->kind, " ", ns.empty() ? name : ns + "/" + name);
+    if (type->group.empty() && type->kind == "Secret") {
+      comments.push_back(StrCat("# ", named, " left out: tazuna never prints Secret values\n"));
+      ctx.err << "Warning: " << named << " left out: tazuna never prints Secret values\n";
+      ++left_out;
+      continue;
+    }
+    auto live = client.Get({type->ApiVersion(), type->kind, ns, name});
+    if (!live && kube::IsReason(live.error(), "NotFound")) {
+      ctx.err << "Warning: " << named << " left out: not found\n";
+      ++left_out;
+      continue;
+    }
+    if (!live) return live.error();
+    const std::string version = ApplierVersion(*live, o.appliers);
+    if (!version.empty() && version != type->ApiVersion()) {  // field paths are those of the version applied
+      auto as_applied = client.Get({version, type->kind, ns, name});
+      if (as_applied) live = std::move(as_applied);
+    }
+    int other_versions = 0;
+    state::FieldSet server_side;
+    const state::FieldSet fields = AppliedFields(*live, o.appliers, live->value("apiVersion", ""), other_versions, server_side);
+    if (fields.empty()) {
+      ctx.err << "Warning: " << named << " left out: no applier set any of its fields (only controllers or "
+              << "managers --takeover-managers does not name wrote it)\n";
+      ++left_out;
+      continue;
+    }
+    if (other_versions > 0) {
+      ctx.err << "Warning: " << named << ": fields applied through another apiVersion are left out\n";
+    }
+    json doc = ManifestOf(*live, fields, *type);
+    const DefaultsStripped stripped = StripServerDefaults(client, doc, DefaultCandidates(doc, *live, fields, server_side));
+    if (!stripped.warning.empty()) ctx.err << "Warning: " << named << ": " << stripped.warning << "\n";
+    docs.push_back(std::move(doc));
+    comments.emplace_back();
+  }
+  PrintDocs(ctx.out, o.as_json, docs, comments);
+  return left_out == 0 ? kExitOk : kExitDifferences;
+}
+
 }  // namespace
 
-util::Status StateExportOptions::Complete(Context&, const FlagSet&) {
+util::Status StateExportOptions::Complete(Context& ctx, const FlagSet&, const std::vector<std::string>& args) {
   if (output != "yaml" && output != "json") {
     return util::MakeError(util::ErrorKind::kUsage,
                            StrCat("unable to match a printer suitable for the output format \"", output,
                                   "\", allowed formats are: json,yaml"));
   }
   as_json = output == "json";
+  objects = args;
+  auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
+  if (!managers) return managers.error();
+  appliers = std::move(*managers);
+  // The API server's entry for the fields an object had before managedFields were tracked holds everything it
+  // had, defaults and assigned values included: never an applier's.
+  appliers.names.erase(state::kBeforeFirstApply);
   return util::Ok();
 }
 
 util::Status StateExportOptions::Validate() const {
-  if (manifests.empty()) return util::MakeError(util::ErrorKind::kUsage, "state export needs -m NAME (one or more)");
+  if (live && !manifests.empty()) return util::MakeError(util::ErrorKind::kUsage, "--live and -m cannot be used together");
+  if (live && objects.empty()) return util::MakeError(util::ErrorKind::kUsage, "--live needs TYPE/NAME arguments (e.g. deployment/web)");
+  if (!live && !objects.empty()) {
+    return util::MakeError(util::ErrorKind::kUsage, "TYPE/NAME arguments need --live (objects tazuna does not manage yet)");
+  }
+  for (const auto& o : objects) {
+    const size_t slash = o.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == o.size() || o.find('/', slash + 1) != std::string::npos) {
+      return util::MakeError(util::ErrorKind::kUsage, StrCat("invalid object ", util::Quote(o), ": use TYPE/NAME, e.g. deployment/web"));
+    }
+  }
+  if (!live && manifests.empty()) return util::MakeError(util::ErrorKind::kUsage, "state export needs -m NAME (one or more), or --live TYPE/NAME...");
   return util::Ok();
 }
 
@@ -132,6 +298,7 @@ util::Result<int> StateExportOptions::Run(Context& ctx) {
   auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
   kube::Client& client = *(*session)->client;
+  if (live) return ExportLive(ctx, client, *this);
   state::StateStore store(client);
   auto in_cluster = store.ListManifests();
   if (!in_cluster) return in_cluster.error();
@@ -224,18 +391,7 @@ util::Result<int> StateExportOptions::Run(Context& ctx) {
             << ": a label tazuna's marks replaced, a server default inside a value owned whole, an empty map or list, "
                "or a field another writer took\n";
   }
-  if (as_json) {
-    ctx.out << json::object({{"apiVersion", "v1"}, {"kind", "List"}, {"items", docs}}).dump(4) << "\n";
-  } else {
-    for (size_t i = 0, d = 0; i < comments.size(); ++i) {
-      if (!comments[i].empty()) {
-        ctx.out << comments[i];
-        continue;
-      }
-      if (d > 0) ctx.out << "---\n";
-      ctx.out << util::EmitYaml(docs[d++]);
-    }
-  }
+  PrintDocs(ctx.out, as_json, docs, comments);
   return left_out == 0 ? kExitOk : kExitDifferences;
 }
 
@@ -249,23 +405,37 @@ Command NewStateExportCommand() {
       annotations every apply adds. The state is read, not tazuna.yaml: a manifest no longer listed there
       can be exported. Secrets are left out with a comment: tazuna never prints Secret values.
 
+      With --live, objects tazuna does not manage yet are exported instead, for onboarding: the fields their
+      appliers set (server-side appliers, and the managers --takeover-managers names: kubectl apply, create,
+      edit, replace, helm, ...), never what controllers wrote, without status, server defaults inside values
+      owned whole, or kubectl's and Helm's bookkeeping annotations.
+
       Exit status: 0 Every recorded object was exported. 1 Some object was left out (a Secret, gone, or tazuna
       owns none of its fields; a warning names it). >1 An error occurred.
   )"));
+  c.args_usage = "-m NAME... | --live TYPE/NAME...";
   c.examples = Examples(R"(
       # What the cluster holds of manifest cni
       kubectl tazuna state export -m cni
 
       # Recover a manifest's files
       kubectl tazuna state export -m cni > cni/export.yaml
+
+      # Onboard objects made with kubectl or helm: what was applied of them, ready to become a manifest
+      kubectl tazuna state export --live deployment/web service/web configmap/web-config -n web > web/objects.yaml
   )");
   c.exit_style = ExitStyle::kDiff;
   c.add_flags = [o](FlagSet& f) {
     f.StringArray(&o->manifests, "manifest", 'm', "The manifests to export (repeatable).");
+    f.Bool(&o->live, "live", 0,
+           "Export the objects TYPE/NAME names (kubectl's TYPE; in the context's namespace or -n), which tazuna does "
+           "not manage yet: the fields appliers set (server-side appliers, and the managers of --takeover-managers: "
+           "kubectl apply/create/edit/replace, helm), without server defaults, status or tools' bookkeeping.");
+    AddTakeoverFlag(f, o->takeover_managers);
     AddOutputFlag(f, o->output, "yaml, json");
     AddConnectionFlags(f, o->connection);
   };
-  c.run = RunOptions(o);
+  c.run_with_args = RunOptionsWithArgs(o);
   return c;
 }
 

@@ -5,6 +5,8 @@
 # custom resource) and on cert-manager's Helm chart (a real chart: Deployments, RBAC, webhooks, Services).
 # Secrets are left out with a comment (no value reaches stdout); a gone object is named and exits 1; fields
 # another writer took are not tazuna's any more.
+# --live exports objects made by kubectl and a custom resource (by its short name) for onboarding: applying it
+# changes nothing and tazuna adopts it.
 # Needs: Go (module download, helm build), the local control plane.
 source "$(dirname "$0")/lib.sh"
 
@@ -105,5 +107,52 @@ expect_rc 2 "-m is required" kubectl tazuna state export
 expect_contains "$ERR" "needs -m" "says so"
 expect_rc 2 "-o table is refused" kubectl tazuna state export -m "mixed$s" -o table
 
-kubectl delete namespace "$ns" "$NS" --wait=false >/dev/null 2>&1
+# --- 4. Onboarding: --live exports objects tazuna does not manage, made by kubectl apply (client- and server-side),
+# kubectl create and a custom resource named by its CRD's short name: what their appliers set, without status,
+# server defaults or kubectl's bookkeeping, such that applying the export changes no value (kubectl diff
+# --server-side is clean), and tazuna adopts it as a manifest with a clean diff after.
+lns=$(new_namespace lv); kubectl create namespace "$lns" >/dev/null
+g=lv$s.example.com
+crd_doc widgets "$g" Widget Namespaced v1:true:true | sed "s/kind: Widget}/kind: Widget, shortNames: [wdg$s]}/" | kubectl apply -f - >/dev/null
+established "widgets.$g"
+{ deployment_doc web "$lns" registry.example/web:1
+  printf 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: %s, labels: {app: web}}\nspec:\n  selector: {app: web}\n  ports: [{name: http, port: 80, targetPort: 8080}]\n---\n' "$lns"
+  cm_doc cfg "$lns" '{mode: "fast"}'
+  printf 'apiVersion: %s/v1\nkind: Widget\nmetadata: {name: w1, namespace: %s}\nspec: {size: 3}\n' "$g" "$lns"; } > "$E2E_TMP/made.yaml"
+kubectl apply -f "$E2E_TMP/made.yaml" >/dev/null
+kubectl create configmap made -n "$lns" --from-literal=a=1 >/dev/null
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa, namespace: %s}\ndata: {b: "2"}\n' "$lns" |
+  kubectl apply --server-side --field-manager=platform-team -f - >/dev/null
+kubectl create secret generic pw -n "$lns" --from-literal=password="hunter3-e2e-$s" >/dev/null
+poll_until bash -c "kubectl get deploy web -n $lns -o jsonpath='{.status.readyReplicas}' | grep -q 1"
+expect_rc 1 "--live: export objects made by others (a Secret left out: exit 1)" \
+  kubectl tazuna state export --live deploy/web service/web cm/cfg configmaps/made ConfigMap/ssa "wdg$s/w1" secret/pw -n "$lns"
+printf '%s\n' "$OUT" > "$E2E_TMP/live.yaml"
+no_noise "$E2E_TMP/live.yaml" "--live"
+expect_contains "$ERR" "Secret $lns/pw left out: tazuna never prints Secret values" "the Secret is named"
+expect_not_contains "$OUT$ERR" "hunter3" "its value is nowhere"
+for f in last-applied-configuration progressDeadlineSeconds revisionHistoryLimit terminationMessagePath clusterIP \
+  sessionAffinity dnsPolicy readyReplicas; do
+  expect_not_contains "$OUT" "$f" "--live: no $f (a server default, controller field or bookkeeping)"
+done
+expect_contains "$OUT" "image: registry.example/web:1" "the Deployment as applied"
+expect_contains "$OUT" "targetPort: 8080" "the Service as applied"
+expect_contains "$OUT" "kind: Widget" "the custom resource, by its short name"
+expect_contains "$OUT" "b: \"2\"" "the server-side applied ConfigMap"
+expect_contains "$OUT" "a: \"1\"" "the ConfigMap kubectl create made"
+grep -v '^#' "$E2E_TMP/live.yaml" > "$E2E_TMP/live-objs.yaml"
+expect_rc 0 "applying the export changes no value (kubectl diff --server-side)" \
+  kubectl diff --server-side --force-conflicts --field-manager=onboard -f "$E2E_TMP/live-objs.yaml"
+R=$E2E_TMP/onboard; one_manifest "$R" "onboard$s"; cp "$E2E_TMP/live-objs.yaml" "$R/objs/objects.yaml"
+cd "$R"
+expect_rc 0 "tazuna adopts the export" kubectl tazuna state sync
+expect_eq "$(grep -c ' adopted' <<<"$OUT")" "6" "every object adopted"
+expect_rc 0 "and its diff is clean after" kubectl tazuna state diff
+expect_rc 2 "--live with an unknown type" kubectl tazuna state export --live "nosuchtype$s/x"
+expect_contains "$ERR" "the server doesn't have a resource type \"nosuchtype$s\"" "in kubectl's words"
+expect_rc 2 "--live needs TYPE/NAME" kubectl tazuna state export --live web
+expect_contains "$ERR" "use TYPE/NAME" "says so"
+kubectl tazuna state delete -m "onboard$s" >/dev/null 2>&1
+
+kubectl delete namespace "$ns" "$NS" "$lns" --wait=false >/dev/null 2>&1
 finish
