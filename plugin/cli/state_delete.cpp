@@ -50,12 +50,16 @@ const manifest::Manifest* FileManifest(const std::optional<Selection>& file, con
 }
 
 // --orphaned: the states this repository wrote that tazuna.yaml no longer names; the others are named on stderr.
-util::Result<std::vector<std::string>> Orphaned(Context& ctx, kube::Client& client, const Selection& file,
-                                                const state::Origin& origin) {
+util::Result<std::vector<std::string>> Orphaned(Context& ctx, kube::Client& client, util::Logger& log,
+                                                const Selection& file, const state::Origin& origin) {
   if (auto st = CheckOrphanBasis(ctx, file.file); !st) return st.error();
   auto orphans = FindOrphans(client, file.file, origin);
   if (!orphans) return orphans.error();
-  for (const auto& why : orphans->skipped) ctx.err << "skipped " << why << '\n';
+  for (const auto& why : orphans->skipped) log.Log(1, "skipped " + why);
+  if (!orphans->skipped.empty()) {  // other repositories' states are many in a shared cluster: counted, named at -v=1
+    ctx.err << "skipped " << orphans->skipped.size() << (orphans->skipped.size() == 1 ? " state" : " states")
+            << " tazuna.yaml does not name that this repository did not write (-v=1 names them)\n";
+  }
   std::vector<std::string> out;
   for (const auto& st : orphans->ours) out.push_back(st.manifest);
   return out;
@@ -304,7 +308,7 @@ util::Result<int> StateDeleteOptions::Run(Context& ctx) {
   }
   auto held = TakeSyncLock(ctx, client, log, lock_wait, so);
   if (!held) return held.error();
-  auto names = orphaned ? Orphaned(ctx, client, **file_sel, origin) : Named(ctx, store, *this);
+  auto names = orphaned ? Orphaned(ctx, client, log, **file_sel, origin) : Named(ctx, store, *this);
   if (!names) return names.error();
   if (names->empty()) {
     ctx.err << (orphaned ? "No orphaned state found.\n" : "Nothing to delete.\n");
