@@ -207,7 +207,9 @@ crd_doc widgets "$group" Widget Namespaced v1:true:true:status > "$repo/a/crd.ya
 cd "$repo"
 expect_rc 0 "a lone CRD syncs" kubectl tazuna state sync -v 6
 expect_contains "$OUT" "customresourcedefinition.apiextensions.k8s.io/widgets.$group created" "CRD created"
-expect_eq "$(printf '%s\n' "$ERR" | awk '/PATCH .*customresourcedefinitions\/widgets/ {p=1} p && /GET .*customresourcedefinitions/' | wc -l)" "0" \
+# (Up to the summary line: after it, the scan for retired manifests of this origin may list CRDs a state of an
+# earlier run of the suite recorded.)
+expect_eq "$(printf '%s\n' "$ERR" | awk '/PATCH .*customresourcedefinitions\/widgets/ {p=1} /^sync: / {p=0} p && /GET .*customresourcedefinitions/' | wc -l)" "0" \
   "no GET of the CRD after its apply (no Established wait for a CRD nothing uses)"
 expect_contains "$ERR" "PATCH https" "the -v 6 log shows the requests"
 
