@@ -260,31 +260,27 @@ void SyncEngine::Prune(std::vector<SyncInput>& inputs, Checkpointer& cp, const S
       }
       continue;
     }
+    const bool waited = rank == kCustomResources || (rank == kNamespaces && o.uninstall);
     util::ParallelFor(tasks.size(), o.concurrency, [&](size_t i) {
-      const bool waited = rank == kCustomResources || (rank == kNamespaces && o.uninstall);
       run.PruneOne(tasks[i], waited ? PruneRun::Record::kWhenGone : PruneRun::Record::kNow);
       Tick();
       if (o.dry_run == kube::DryRun::kNone) {
         if (auto st = cp.MaybeFlush(); !st) Abort(st.error());
       }
     });
-    if (rank == kCustomResources) {  // one whose delete failed lives on too: nothing that may hold it goes
-      for (const auto& t : tasks) {
-        if (t.result.verb != Verb::kFailed || !t.result.error) continue;
-        const StateKey& k = t.entry->parsed;
-        stuck.push_back(StrCat(k.kind, " ", t.entry->identity.namespace_name.empty() ? "" : t.entry->identity.namespace_name + "/",
-                               k.name, " (its delete failed: ", t.result.error->message, ")"));
-        deleting = false;
-      }
-      for (const auto& t : tasks) {  // an uninstall leaves no operator behind a custom resource that stays
-        if (!o.uninstall || t.result.verb != Verb::kKept || !t.stays) continue;
-        const StateKey& k = t.entry->parsed;
-        stuck.push_back(StrCat(k.kind, " ", t.entry->identity.namespace_name.empty() ? "" : t.entry->identity.namespace_name + "/",
-                               k.name, " (kept: ", t.result.note, ")"));
-        deleting = false;
-      }
+    // A custom resource whose delete failed, or (uninstall) one kept while its entry stays, lives on: nothing
+    // that may hold it goes.
+    for (const auto& t : tasks) {
+      if (rank != kCustomResources) break;
+      std::string why;
+      if (t.result.verb == Verb::kFailed && t.result.error) why = "its delete failed: " + t.result.error->message;
+      if (o.uninstall && t.result.verb == Verb::kKept && t.stays) why = "kept: " + t.result.note;
+      if (why.empty()) continue;
+      const ObjectIdentity& id = t.entry->identity;
+      stuck.push_back(StrCat(id.kind, " ", id.namespace_name.empty() ? "" : id.namespace_name + "/", id.name, " (", why, ")"));
+      deleting = false;
     }
-    if (rank == kCustomResources || (rank == kNamespaces && o.uninstall)) {
+    if (waited) {
       auto left = WaitDeleted(tasks, run, o);
       stuck.insert(stuck.end(), left.begin(), left.end());
     }
