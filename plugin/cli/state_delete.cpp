@@ -55,6 +55,12 @@ util::Result<std::vector<std::string>> Orphaned(Context& ctx, kube::Client& clie
   if (auto st = CheckOrphanBasis(ctx, file.file); !st) return st.error();
   auto orphans = FindOrphans(client, file.file, origin);
   if (!orphans) return orphans.error();
+  if (!orphans->unreadable.empty()) {  // it may be one of ours: which states are orphans is not known
+    auto e = util::MakeError(util::ErrorKind::kApi,
+                             StrCat("cannot tell which states are orphaned: ", orphans->unreadable.front()));
+    e.hint = "Nothing was deleted. Delete the orphans by name (-m), or fix that state.";
+    return e;
+  }
   for (const auto& why : orphans->skipped) log.Log(1, "skipped " + why);
   if (!orphans->skipped.empty()) {  // other repositories' states are many in a shared cluster: counted, named at -v=1
     ctx.err << "skipped " << orphans->skipped.size() << (orphans->skipped.size() == 1 ? " state" : " states")
@@ -329,7 +335,8 @@ util::Result<int> StateDeleteOptions::Run(Context& ctx) {
   std::unique_ptr<SyncHistory> history;  // created before the first delete, so a killed run leaves its record
   if (so.dry_run == kube::DryRun::kNone) {
     const RevisionStart rs{{file.environment, {}, file.manifests}, order.names,
-                           *file_sel ? (*file_sel)->file.dir : "", so.git_commit, held->holder, "", history_limit};
+                           *file_sel ? (*file_sel)->file.dir : "", so.git_commit, held->holder, "", history_limit,
+                           origin.Mark()};
     auto started = SyncHistory::Start(ctx, client, log, rs);
     if (!started) return started.error();
     history = std::move(*started);

@@ -4,7 +4,10 @@
 #include <algorithm>
 
 #include "cli/print/table.hpp"
+#include "kube/resource_names.hpp"
+#include "state/apply/ownership.hpp"
 #include "state/store/state_key.hpp"
+#include "state/store/store.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::cli {
@@ -39,11 +42,14 @@ std::string Selection(const state::RevisionSelection& s) {
 void PrintRevisions(const std::vector<Revision>& revisions, bool wide, bool headers, std::ostream& out) {
   print::Table t;
   t.headers = {"REVISION", "STARTED", "DURATION", "USER", "COMMIT", "STATUS", "CHANGES"};
-  if (wide) t.headers.insert(t.headers.end(), {"VERSION", "SELECTION", "PLAN"});
+  if (wide) t.headers.insert(t.headers.end(), {"VERSION", "SELECTION", "PLAN", "ORIGIN"});
   for (const auto& r : revisions) {
     std::vector<std::string> cells = {r.id,      Started(r), Duration(r), r.user, Commit(r), state::RevisionStatusName(r.status),
                                       state::ChangeSummary(r)};
-    if (wide) cells.insert(cells.end(), {r.version, Selection(r.selection), r.plan_digest.empty() ? "-" : r.plan_digest.substr(0, 19)});
+    if (wide) {
+      cells.insert(cells.end(), {r.version, Selection(r.selection), r.plan_digest.empty() ? "-" : r.plan_digest.substr(0, 19),
+                                 r.origin.empty() ? "<none>" : r.origin});
+    }
     t.rows.push_back(std::move(cells));
   }
   print::PrintTable(out, t, headers);
@@ -79,6 +85,23 @@ std::vector<print::ObjectRef> RevisionObjectNames(const Revision& r) {
   }
   return refs;
 }
+
+// Whether `r` was made from `origin`: a repository (any file of it) or a whole mark (repository:path).
+bool FromOrigin(const Revision& r, const std::string& origin) {
+  if (origin.empty()) return true;
+  if (r.origin.empty()) return false;
+  if (origin.find(':') != std::string::npos && r.origin == origin) return true;
+  return state::Origin::FromMark(r.origin).repository == state::NormalizeRepository(origin);
+}
+
+// The object --object names: its kind and group as the server resolved them, and its name.
+struct ObjectFilter {
+  std::string group, kind, name;
+  bool Matches(const state::RevisionObject& o) const {
+    auto k = state::ParseStateKey(o.key);
+    return k && k->group == group && k->kind == kind && k->name == name;
+  }
+};
 
 bool SyncedAny(const Revision& r, const std::vector<std::string>& manifests) {
   return std::any_of(manifests.begin(), manifests.end(), [&](const std::string& m) {
@@ -140,6 +163,14 @@ util::Status StateHistoryOptions::Validate() const {
   if (args.size() > 1) {
     return util::MakeError(util::ErrorKind::kUsage, "state history takes at most one REVISION argument");
   }
+  if (!object.empty()) {
+    const size_t slash = object.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == object.size() ||
+        object.find('/', slash + 1) != std::string::npos) {
+      return util::MakeError(util::ErrorKind::kUsage,
+                             util::StrCat("invalid --object ", util::Quote(object), ": give TYPE/NAME, e.g. deployment/web"));
+    }
+  }
   const bool ulid_chars = revision.find_first_not_of(kUlidAlphabet) == std::string::npos;
   if (!revision.empty() && (!ulid_chars || revision.size() > 26)) {
     return util::MakeError(util::ErrorKind::kUsage,
@@ -151,6 +182,13 @@ util::Status StateHistoryOptions::Validate() const {
 util::Result<int> StateHistoryOptions::Run(Context& ctx) {
   auto session = OpenSession(ctx, connection);
   if (!session) return session.error();
+  std::optional<ObjectFilter> filter;
+  if (!object.empty()) {  // TYPE as kubectl get takes it (deploy, deployments.apps), resolved by the server
+    const size_t slash = object.find('/');
+    auto type = kube::ResolveResourceType(*(*session)->client, object.substr(0, slash));
+    if (!type) return type.error();
+    filter = ObjectFilter{type->group, type->kind, object.substr(slash + 1)};
+  }
   state::HistoryStore store(*(*session)->client);
   auto revisions = store.List((*session)->log);
   if (!revisions) return revisions.error();
@@ -160,7 +198,12 @@ util::Result<int> StateHistoryOptions::Run(Context& ctx) {
   StateHistoryResult result;
   for (auto& r : *revisions) {
     r.status = state::EffectiveStatus(r, *lease, now);
-    if (manifests.empty() || SyncedAny(r, manifests)) result.revisions.push_back(std::move(r));
+    if (!manifests.empty() && !SyncedAny(r, manifests)) continue;
+    if (!FromOrigin(r, origin)) continue;
+    // With REVISION, --object picks its rows, not whether it is found.
+    const bool changed_it = filter && std::any_of(r.objects.begin(), r.objects.end(), [&](const auto& o) { return filter->Matches(o); });
+    if (filter && revision.empty() && !changed_it) continue;
+    result.revisions.push_back(std::move(r));
   }
   if (!revision.empty()) {
     auto found = state::FindRevision(result.revisions, revision);
@@ -169,6 +212,9 @@ util::Result<int> StateHistoryOptions::Run(Context& ctx) {
       std::erase_if(found->objects, [&](const state::RevisionObject& o) {
         return std::find(manifests.begin(), manifests.end(), o.manifest) == manifests.end();
       });
+    }
+    if (filter) {
+      std::erase_if(found->objects, [&](const state::RevisionObject& o) { return !filter->Matches(o); });
     }
     result.revision = std::move(*found);
   }
@@ -184,7 +230,8 @@ Command NewStateHistoryCommand() {
       when it started and how long it took, the user the apiserver saw, the git commit (-dirty when the
       work tree had changes), the selection, the counts per verb, and the changed objects with their old
       and new hashes (never values). A sync that is killed reads as interrupted once its lock has expired.
-      The newest --history-limit revisions (default 20) are kept.
+      A sync keeps the newest --history-limit revisions (default 20) of its own repository and file (the
+      record's origin); other repositories' records are never counted or deleted by it.
 
       With REVISION (a ULID, or a unique prefix of one) the objects that revision changed are listed.
   )"));
@@ -197,10 +244,16 @@ Command NewStateHistoryCommand() {
 
       # Only syncs of the cni manifest, as JSON
       kubectl tazuna state history -m cni -o json
+
+      # The syncs of one repository that changed the Deployment web
+      kubectl tazuna state history --origin github.com/org/platform --object deployment.apps/web
   )");
   c.args_usage = "[REVISION]";
   c.add_flags = [o](FlagSet& f) {
     f.StringArray(&o->manifests, "manifest", 'm', "Only revisions that synced these manifests (repeatable).");
+    f.String(&o->origin, "origin", 0,
+             "Only revisions synced from this repository (as state list -o wide shows it), or repository:path.");
+    f.String(&o->object, "object", 0, "Only revisions that changed this object, TYPE/NAME as kubectl get takes it.");
     AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name (with REVISION)");
     AddClusterFlags(f, o->connection, o->fleet, nullptr);
   };

@@ -24,6 +24,8 @@ struct StateHistoryOptions {
   ConnectionOptions connection;
   FleetOptions fleet;  ///< --contexts, --all-contexts, --max-parallel (run by RunFleet)
   std::vector<std::string> manifests;  ///< -m: only revisions that synced one of these (objects of them)
+  std::string origin;                  ///< --origin: only revisions of this repository (or repository:path)
+  std::string object;                  ///< --object TYPE/NAME: only revisions that changed it (and only it)
   std::string output = "table";
   bool no_headers = false;
   // Completed:

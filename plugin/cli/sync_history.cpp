@@ -22,9 +22,10 @@ util::Result<std::unique_ptr<SyncHistory>> SyncHistory::Start(Context& ctx, kube
   r.manifests = start.manifests;
   r.plan_digest = start.plan_digest;
   r.lock_holder = start.lock_holder;
+  r.origin = start.origin;
   if (auto st = h->store_.Create(r); !st) return st.error();
   log.Log(2, "recording revision " + r.id);
-  if (auto trimmed = h->store_.Trim(start.history_limit, r.id); !trimmed) {
+  if (auto trimmed = h->store_.Trim(start.history_limit, r.id, r.origin); !trimmed) {
     log.Warning("could not trim the sync history: " + trimmed.error().message);
   }
   return h;

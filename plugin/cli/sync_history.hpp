@@ -18,6 +18,7 @@ struct RevisionStart {
   std::string lock_holder;
   std::string plan_digest;
   int history_limit = state::kDefaultHistoryLimit;
+  std::string origin = {};  ///< Origin::Mark of the syncing tazuna.yaml: the records this sync trims
 };
 
 /// One sync's revision record: Start creates it `in-progress` (and trims history to the limit), Finish

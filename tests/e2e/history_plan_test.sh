@@ -91,7 +91,11 @@ expect_contains "$ERR" 'revision "00000000" not found' "says so"
 
 # --- 2. --history-limit 2: only two revisions remain after a third sync.
 expect_rc 0 "sync with --history-limit 2" kubectl tazuna state sync --history-limit 2
-expect_eq "$(kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o name | wc -l | tr -d ' ')" "2" "two revision records remain"
+ours=$(kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o json | python3 -c '
+import json,sys
+print(sum(1 for i in json.load(sys.stdin)["items"]
+          if i["metadata"].get("annotations", {}).get("tazuna.pepabo.com/origin") == sys.argv[1]))' "example.com/e2e/history-$s:tazuna.yaml")
+expect_eq "$ours" "2" "two revision records of this repository remain (other repositories' are not counted)"
 expect_eq "$(history_json | field 'len(h["items"])')" "2" "state history lists two"
 
 # --- 3. Plans.

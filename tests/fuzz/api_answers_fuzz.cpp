@@ -79,7 +79,7 @@ void Readers(kube::Client& client, util::Logger& log, util::Clock& clock) {
   CheckResult(state::LoadSecretHashKey(client, state::CreateKey::kNo));
   state::HistoryStore history(client);
   CheckResult(history.List(log));
-  CheckResult(history.Trim(1, ""));
+  CheckResult(history.Trim(1, "", "github.com/org/a:tazuna.yaml"));
   auto lease = history.ReadLease();
   CheckResult(lease);
   if (lease) (void)state::EffectiveStatus(state::Revision{}, *lease, clock.Now());

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kube/settled_write.hpp"
+#include "state/diff/marks.hpp"
 #include "state/store/lease.hpp"
 #include "state/store/secret_key.hpp"
 #include "state/store/store.hpp"
@@ -73,6 +74,7 @@ util::Result<Revision> ParseRevision(const json& j) {
     r.objects_omitted = j.value("objectsOmitted", size_t{0});
     r.plan_digest = j.value("planDigest", "");
     r.lock_holder = j.value("lockHolder", "");
+    r.origin = j.value("origin", "");
     return r;
   } catch (const json::exception& e) {
     return BadField(e.what());
@@ -147,7 +149,8 @@ json RevisionToJson(const Revision& r) {
           {"objects", objects},
           {"objectsOmitted", r.objects_omitted},
           {"planDigest", r.plan_digest},
-          {"lockHolder", r.lock_holder}};
+          {"lockHolder", r.lock_holder},
+          {"origin", r.origin}};
 }
 
 util::Result<Revision> RevisionFromJson(const json& j) {
@@ -229,7 +232,8 @@ json RevisionConfigMap(const Revision& r) {
              {"metadata",
               {{"name", ConfigMapNameOf(r.id)},
                {"namespace", kStateNamespace},
-               {"labels", {{kRevisionLabel, "true"}, {"app.kubernetes.io/managed-by", "tazuna"}}}}},
+               {"labels", {{kRevisionLabel, "true"}, {"app.kubernetes.io/managed-by", "tazuna"}}},
+               {"annotations", {{kOriginAnnotation, r.origin}}}}},
              {"data", {{"revision", RevisionToJson(r).dump()}}}};
   if (!r.resource_version.empty()) cm["metadata"]["resourceVersion"] = r.resource_version;
   return cm;
@@ -284,7 +288,8 @@ util::Result<std::vector<Revision>> HistoryStore::List(util::Logger& log) {
   return out;
 }
 
-util::Result<int> HistoryStore::Trim(int limit, const std::string& keep_id) {
+util::Result<int> HistoryStore::Trim(int limit, const std::string& keep_id, const std::string& origin) {
+  if (origin.empty()) return 0;
   auto items = client_.List("v1", "ConfigMap", kStateNamespace, kRevisionLabel, kube::ListDetail::kMetadata);
   if (!items) return items.error();
   // Newest first by the server's clock (creationTimestamp; the ULID, which is the writer's clock, only
@@ -294,6 +299,9 @@ util::Result<int> HistoryStore::Trim(int limit, const std::string& keep_id) {
   for (const auto& cm : *items) {
     // A nameless item of a wrong answer must never become a DELETE of the whole collection.
     std::string name = util::MetaString(cm, "name");
+    const std::string mark =
+        util::JsonString(util::JsonObject(util::JsonObject(cm, "metadata"), "annotations"), kOriginAnnotation);
+    if (mark != origin) continue;  // another repository's history is not this sync's to trim
     if (!name.empty()) records.emplace_back(util::MetaString(cm, "creationTimestamp"), std::move(name));
   }
   std::sort(records.rbegin(), records.rend());

@@ -73,13 +73,16 @@ struct Revision {
   size_t objects_omitted = 0;  ///< > 0: that many rows were left out to bound the record (counts only)
   std::string plan_digest;     ///< `state sync --plan`: the plan's Digest
   std::string lock_holder;     ///< the Lease holder identity of the sync, to tell a dead one
+  /// The repository and file of the syncing tazuna.yaml (Origin::Mark), also the record's annotation
+  /// tazuna.pepabo.com/origin; "" in a record of an older version, which no trim counts or deletes.
+  std::string origin = {};
   std::string resource_version;  ///< of its ConfigMap (not serialised)
   std::string created_at;        ///< its ConfigMap's creationTimestamp, the server's clock (not serialised)
   bool operator==(const Revision&) const = default;
 };
 
 /// The record's JSON (keys: id, startedAt, finishedAt, status, user, gitCommit, gitDirty, version,
-/// selection, manifests, counts, objects, objectsOmitted, planDigest, lockHolder). An object's empty
+/// selection, manifests, counts, objects, objectsOmitted, planDigest, lockHolder, origin). An object's empty
 /// oldHash or newHash is left out, to keep large records small.
 nlohmann::json RevisionToJson(const Revision& revision);
 /// Parses RevisionToJson's output; kInput naming the field for a wrong type or an unknown status.
@@ -114,10 +117,11 @@ class HistoryStore {
   /// Every record, newest first by the server's creationTimestamp, then by id (one LIST). A record that does
   /// not parse is skipped with a warning on `log`.
   util::Result<std::vector<Revision>> List(util::Logger& log);
-  /// Deletes all but the newest `limit` records by the server's creationTimestamp (then id), never the
-  /// record `keep_id` (the trimming sync's own, which counts towards the limit); NotFound ignored.
-  /// Returns how many went.
-  util::Result<int> Trim(int limit, const std::string& keep_id);
+  /// Deletes all but the newest `limit` records of `origin` (annotation tazuna.pepabo.com/origin) by the
+  /// server's creationTimestamp (then id), never the record `keep_id` (the trimming sync's own, which
+  /// counts towards the limit); another repository's records, and those of no origin, are neither counted
+  /// nor deleted (an empty `origin` trims nothing). NotFound ignored. Returns how many went.
+  util::Result<int> Trim(int limit, const std::string& keep_id, const std::string& origin);
   /// The sync Lease as stored, or null when there is none.
   util::Result<nlohmann::json> ReadLease();
 

@@ -54,7 +54,7 @@ TEST_CASE("history: WhoAmI asks the apiserver, and falls back to the kubeconfig 
   }
 }
 
-TEST_CASE("history: Trim keeps the newest records by the server's clock, and never the trimming sync's own") {
+TEST_CASE("history: Trim keeps the newest records of its origin by the server's clock, never the sync's own") {
   // ULIDs carry the writers' clocks: 01jz... came from a clock far ahead, the trimming sync's own record
   // 01jc... from one behind. The server's creationTimestamps say which records are the newest.
   const std::string own = "01jc00000000000000000000zz";
@@ -83,14 +83,27 @@ TEST_CASE("history: Trim keeps the newest records by the server's clock, and nev
              {"01jd00000000000000000000a1", "2026-01-01T10:00:04Z"},
              {own, c.own_created},
              {"01jd00000000000000000000a0", "2026-01-01T10:00:04Z"}}) {
-      list["items"].push_back({{"metadata", {{"name", kRevisionPrefix + id}, {"creationTimestamp", created}}}});
+      list["items"].push_back({{"metadata",
+                                {{"name", kRevisionPrefix + id},
+                                 {"creationTimestamp", created},
+                                 {"annotations", {{"tazuna.pepabo.com/origin", "github.com/org/a:tazuna.yaml"}}}}}});
     }
+    // Older than all of them: another repository's record, and one of an older version (no origin). Neither
+    // counts towards this repository's limit, and neither is deleted.
+    list["items"].push_back({{"metadata",
+                              {{"name", kRevisionPrefix + std::string("01ja000000000000000000000b")},
+                               {"creationTimestamp", "2026-01-01T09:00:00Z"},
+                               {"annotations", {{"tazuna.pepabo.com/origin", "github.com/org/b:tazuna.yaml"}}}}}});
+    list["items"].push_back({{"metadata",
+                              {{"name", kRevisionPrefix + std::string("01ja000000000000000000000c")},
+                               {"creationTimestamp", "2026-01-01T09:00:00Z"}}}});
     f.transport.Add("GET /api/v1/namespaces/tazuna/configmaps", 200, list.dump());
     for (const auto& id : c.deleted) {
       f.transport.Add("DELETE /api/v1/namespaces/tazuna/configmaps/" + (kRevisionPrefix + id), 200, "{}");
     }
     kube::Client client(f.Config(), f.transport, f.procs, f.log, f.clock, f.env);
-    auto deleted = HistoryStore(client).Trim(c.limit, "01JC00000000000000000000ZZ");
+    CHECK(*HistoryStore(client).Trim(c.limit, "01JC00000000000000000000ZZ", "") == 0);  // no origin: trims nothing
+    auto deleted = HistoryStore(client).Trim(c.limit, "01JC00000000000000000000ZZ", "github.com/org/a:tazuna.yaml");
     REQUIRE(deleted);
     CHECK(*deleted == static_cast<int>(c.deleted.size()));
     std::vector<std::string> deletes;
