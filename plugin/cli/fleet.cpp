@@ -219,7 +219,7 @@ util::Result<int> RunFleet(Context& ctx, const Command& cmd, const FleetRequest&
   Context shared{ctx.in, ctx.out, ctx.err, ctx.env, ctx.clock, ctx.files, ctx.processes, ctx.make_transport};
   shared.exec_pool = &exec_pool;
   if (request.mode == FleetMode::kRollout) {
-    if (auto st = CheckDistinctClusters(shared, request.kube, *contexts); !st) return st.error();
+    if (auto st = CheckDistinctClusters(shared, request.kube, *contexts, request.fleet.skip_cluster_identity); !st) return st.error();
   }
   const auto outcomes = RunAll(shared, spec, request, *contexts);
   PrintMerged(ctx, request, *format, outcomes);

@@ -9,11 +9,12 @@
 
 namespace tazuna::cli {
 
-/// Refuses a sync over two contexts that reach the same cluster (the same kube-system Namespace uid):
-/// with --prune each would delete the other's copy of namespace-less objects, and the fleet would
-/// ping-pong. One GET per context; a context that cannot be reached is not judged here (its own run
-/// reports it). kUsage error naming both contexts.
-util::Status CheckDistinctClusters(Context& ctx, const kube::ConfigFlags& flags,
-                                   const std::vector<std::string>& contexts);
+/// Refuses a rollout over two contexts that reach the same cluster (state::CompareClusters of their
+/// ClusterIdentity): with --prune each would delete the other's copy of namespace-less objects, and the
+/// fleet would ping-pong. Two GETs per context. Identity is known or refused: a context that cannot be
+/// reached or identified, or two whose ids cannot be compared, refuse the rollout unless `skip_identity`
+/// (--insecure-skip-cluster-identity). kUsage naming both contexts when they are one cluster.
+util::Status CheckDistinctClusters(Context& ctx, const kube::ConfigFlags& flags, const std::vector<std::string>& contexts,
+                                   bool skip_identity);
 
 }  // namespace tazuna::cli

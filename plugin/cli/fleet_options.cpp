@@ -10,6 +10,10 @@ void AddFleetFlags(FlagSet& flags, FleetOptions& o) {
   flags.Int(&o.max_parallel, "max-parallel", 0,
             "With --contexts: contexts run at once (default 4; state sync: 1, a rollout that stops at the first "
             "failure).");
+  flags.Bool(&o.skip_cluster_identity, "insecure-skip-cluster-identity", 0,
+             "Go on where the cluster's identity (the uid of namespace kube-system, or of ConfigMap "
+             "tazuna/kube-root-ca.crt) cannot be read: a rollout then cannot tell two contexts of one cluster apart, "
+             "nor a plan another cluster at the same URL.");
 }
 
 }  // namespace tazuna::cli

@@ -25,6 +25,8 @@ struct FleetOptions {
   std::vector<std::string> contexts;
   bool all_contexts = false;
   int max_parallel = 0;  ///< 0: the mode's default
+  /// --insecure-skip-cluster-identity: a rollout, or a plan, goes on where the cluster's identity cannot be read
+  bool skip_cluster_identity = false;
   /// True when the run is over a fleet (a pattern or --all-contexts was given).
   bool Requested() const { return !contexts.empty() || all_contexts; }
 };

@@ -1,5 +1,7 @@
 #include "cli/pipeline.hpp"
 
+#include "cli/cluster_identity.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -7,6 +9,7 @@
 #include <mutex>
 
 #include "cli/build_info.hpp"
+#include "cli/cluster_identity.hpp"
 #include "cli/git_config.hpp"
 #include "state/store/render_record.hpp"
 #include "cli/print/name.hpp"
@@ -321,24 +324,18 @@ state::StateStore NewStateStore(kube::Client& client) {
   return store;
 }
 
-std::string ClusterUid(kube::Client& client) {
-  if (auto ns = client.Get({"v1", "Namespace", "", "kube-system"}); ns && ns->is_object()) {
-    const auto meta = ns->find("metadata");
-    if (meta != ns->end() && meta->is_object() && meta->contains("uid") && (*meta)["uid"].is_string()) {
-      return (*meta)["uid"].get<std::string>();
-    }
-  }
-  return "";
-}
-
-state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags, const state::Origin& origin) {
+util::Result<state::PlanTarget> PlanTargetOf(kube::Client& client, const SyncFlags& flags, const state::Origin& origin,
+                                             bool skip_identity) {
   const kube::RestConfig& c = client.config();
   state::PlanTarget t{c.server, "", c.ca_pem.empty() ? "" : "sha256:" + util::Sha256Hex(c.ca_pem), c.namespace_name,
                       flags.prune, flags.allow_empty, flags.take_ownership,
                       std::vector<std::string>(flags.takeover.names.begin(), flags.takeover.names.end()),
                       origin.Mark(), state::RepairName(flags.repair)};
   // Another cluster can answer at the same URL (a port-forward, a rebuilt cluster): its identity tells.
-  t.cluster_uid = ClusterUid(client);
+  const ClusterIdentity identity = ReadClusterIdentity(client);
+  if (!identity.ids.Known() && !skip_identity) return UnknownClusterIdentity(c.context_name, identity, "a plan");
+  t.cluster_uid = identity.ids.kube_system_uid;
+  t.cluster_root_ca_uid = identity.ids.root_ca_uid;
   return t;
 }
 

@@ -104,13 +104,11 @@ struct SyncFlags {
   state::Repair repair = state::Repair::kAll;                             ///< the parsed --repair
 };
 
-/// Where `client` syncs and how (state::PlanTarget): its server, the uid of its kube-system namespace
-/// (the cluster's identity; "" when it cannot be read), its context namespace, `flags`, and the repository
-/// it marks what it writes with (`origin`, FindOrigin). One GET.
-state::PlanTarget PlanTargetOf(kube::Client& client, const SyncFlags& flags, const state::Origin& origin);
-
-/// The cluster's identity: the uid of its kube-system Namespace, or "" when it cannot be read.
-std::string ClusterUid(kube::Client& client);
+/// Where `client` syncs and how (state::PlanTarget): its server, the cluster's identity (ReadClusterIdentity:
+/// refused when nothing identifies it, unless `skip_identity`), its context namespace, `flags`, and the
+/// repository it marks what it writes with (`origin`, FindOrigin). Two GETs.
+util::Result<state::PlanTarget> PlanTargetOf(kube::Client& client, const SyncFlags& flags, const state::Origin& origin,
+                                             bool skip_identity);
 
 /// `git rev-parse HEAD` in `dir`, or "" when not a repository or git is missing.
 std::string GitCommit(Context& ctx, const std::string& dir);

@@ -129,7 +129,10 @@ util::Status WritePlan(Context& ctx, const StateDiffOptions& o, const PlanSource
   }
   const state::RevisionSelection selection{o.file.environment, o.file.tags, o.file.manifests};
   state::Plan plan = state::MakePlan(selection, src.inputs, util::FormatRfc3339(ctx.clock.Now()), src.live.owners);
-  plan.target = PlanTargetOf(src.client, {o.prune, o.allow_empty, o.take_ownership, o.takeover, o.repair_mode}, src.origin);
+  auto target = PlanTargetOf(src.client, {o.prune, o.allow_empty, o.take_ownership, o.takeover, o.repair_mode}, src.origin,
+                             o.fleet.skip_cluster_identity);
+  if (!target) return target.error();
+  plan.target = std::move(*target);
   for (const auto& obj : plan.objects) {
     if (obj.hash.empty()) {
       src.log.Warning("the plan has no hash for " + obj.key + " (the Secret hash key is missing or unreadable): "

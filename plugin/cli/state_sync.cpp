@@ -111,7 +111,7 @@ state::LiveRead ReadLiveForSync(kube::Client& client, util::Logger& log, std::ve
 RevisionStart MakeRevisionStart(const StateSyncOptions& o, const Selection& selection, const state::SyncOptions& so,
                                 const std::string& lock_holder) {
   RevisionStart rs{o.plan ? o.plan->selection : o.given_selection, {}, selection.file.dir, so.git_commit, lock_holder,
-                   o.plan ? state::PlanDigest(*o.plan) : "", o.history_limit};
+                   o.plan ? state::PlanDigest(*o.plan) : "", o.history_limit, so.origin.Mark()};
   for (const auto* m : selection.manifests) rs.manifests.push_back(m->name);
   return rs;
 }
@@ -243,8 +243,10 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   if (auto st = state::CheckNotReserved(run->manifests); !st) return st.error();
   const state::Origin origin = FindOrigin(ctx, selection.file.path, &log);
   if (plan) {  // a plan applies only where, and as, it was made for: checked before anything is written
-    const state::PlanTarget target = PlanTargetOf(client, {prune, allow_empty, take_ownership, takeover, repair_mode}, origin);
-    if (auto st = state::CheckPlanTarget(*plan, target); !st) return st.error();
+    auto target = PlanTargetOf(client, {prune, allow_empty, take_ownership, takeover, repair_mode}, origin,
+                               fleet.skip_cluster_identity);
+    if (!target) return target.error();
+    if (auto st = state::CheckPlanTarget(*plan, *target); !st) return st.error();
   }
   state::SyncOptions so;
   so.prune = prune;

@@ -88,8 +88,15 @@ expect_rc 1 "list over --all-contexts (viewers are forbidden, one is down)" kube
 expect_contains "$ERR" "fb-viewer: Error from server (Forbidden)" "a forbidden context says so"
 expect_contains "$OUT" "admin-token " "every context of the kubeconfig took part"
 
-# A sync rollout in the order given stops at the first failure: fb synced, fz fails, fc never starts.
-expect_rc 1 "sync rollout stops at the unreachable context" kubectl tazuna state sync --contexts fb-admin,fz-down,fc-admin
+# A rollout over a context whose cluster cannot be identified (here: unreachable) is refused before any write.
+expect_rc 1 "a sync rollout over an unreachable context is refused" kubectl tazuna state sync --contexts fb-admin,fz-down,fc-admin
+expect_contains "$ERR" 'cannot tell which cluster context "fz-down" reaches' "names the context that cannot be identified"
+expect_eq "$(k fb-admin get ns "$ns" -o name 2>/dev/null)" "" "fb was not touched"
+
+# With the risk accepted, a sync rollout in the order given stops at the first failure: fb synced, fz fails,
+# fc never starts.
+expect_rc 1 "sync rollout stops at the unreachable context" \
+  kubectl tazuna state sync --contexts fb-admin,fz-down,fc-admin --insecure-skip-cluster-identity
 expect_contains "$ERR" "fc-admin: skipped (an earlier context failed)" "the context after the failure is skipped"
 expect_eq "$(k fb-admin get cm cfg -n "$ns" -o jsonpath='{.data.v}' 2>&1)" "one" "fb has the object"
 expect_eq "$(k fc-admin get ns "$ns" -o name 2>/dev/null)" "" "fc was not touched"

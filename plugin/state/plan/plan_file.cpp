@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/secret_mask.hpp"
 #include "util/sha256.hpp"
 #include "util/strings.hpp"
 #include "util/url_redact.hpp"
@@ -21,6 +22,12 @@ namespace {
 
 constexpr char kPlanApiVersion[] = "tazuna.pepabo.com/v1";
 constexpr char kPlanKind[] = "Plan";
+
+// PlanObject::digest of `d`: "" for a Secret (a plain digest of its values would let them be guessed).
+std::string ObjectDigest(const DesiredObject& d) {
+  if (util::IsSecret(d.object)) return "";
+  return "sha256:" + util::Sha256Hex(d.object.dump());
+}
 
 json LiveJson(const PlanLive& l) {
   return {{"exists", l.exists},   {"uid", l.uid},
@@ -37,6 +44,7 @@ json TargetJson(const PlanTarget& t) {
   // A password in the server URL never reaches the file (kubectl's `user:***@host`).
   return {{"server", util::RedactUrlPasswords(t.server)},
           {"clusterUID", t.cluster_uid},
+          {"clusterRootCAUID", t.cluster_root_ca_uid},
           {"caDigest", t.ca_digest},
           {"contextNamespace", t.context_namespace},
           {"origin", t.origin},
@@ -49,7 +57,9 @@ json ToJson(const Plan& p) {
     changes.push_back({{"manifest", r.manifest}, {"change", r.change}, {"key", r.key}, {"oldKey", r.old_key},
                        {"oldHash", r.old_hash}, {"newHash", r.new_hash}, {"live", LiveJson(r.live)}});
   }
-  for (const auto& o : p.objects) objects.push_back({{"manifest", o.manifest}, {"key", o.key}, {"hash", o.hash}});
+  for (const auto& o : p.objects) {
+    objects.push_back({{"manifest", o.manifest}, {"key", o.key}, {"hash", o.hash}, {"digest", o.digest}});
+  }
   for (const auto& s : p.states) {
     states.push_back({{"manifest", s.manifest}, {"configMap", s.config_map}, {"resourceVersion", s.resource_version}});
   }
@@ -78,6 +88,11 @@ std::optional<std::string> OlderPlan(const json& j) {
   if (!j.at("target").contains("origin")) {
     return "it does not record its repository (made by an older version of tazuna)";
   }
+  for (const auto& o : j.at("objects")) {
+    if (!o.is_object() || !o.contains("digest")) {
+      return "it pins only the state's hashes, which leave out status (made by an older version of tazuna)";
+    }
+  }
   return std::nullopt;
 }
 
@@ -92,7 +107,8 @@ PlanTarget TargetFromJson(const json& t) {
           flags.at("takeOwnership").get<bool>(),
           flags.at("takeoverManagers").get<std::vector<std::string>>(),
           Str(t, "origin"),
-          flags.contains("repair") ? Str(flags, "repair") : ""};
+          flags.contains("repair") ? Str(flags, "repair") : "",
+          t.contains("clusterRootCAUID") ? Str(t, "clusterRootCAUID") : ""};
 }
 
 PlanRow RowFromJson(const json& r) {
@@ -121,7 +137,9 @@ util::Result<Plan> FromJson(const json& j) {
                    sel.at("manifests").get<std::vector<std::string>>()};
     p.manifests = j.at("manifests").get<std::vector<std::string>>();
     for (const auto& r : j.at("changes")) p.changes.push_back(RowFromJson(r));
-    for (const auto& o : j.at("objects")) p.objects.push_back({Str(o, "manifest"), Str(o, "key"), Str(o, "hash")});
+    for (const auto& o : j.at("objects")) {
+      p.objects.push_back({Str(o, "manifest"), Str(o, "key"), Str(o, "hash"), Str(o, "digest")});
+    }
     for (const auto& s : j.at("states")) {
       p.states.push_back({Str(s, "manifest"), Str(s, "configMap"), Str(s, "resourceVersion")});
     }
@@ -159,19 +177,25 @@ util::Status CheckStates(const Plan& plan, const std::vector<SyncInput>& inputs,
 }
 
 util::Status CheckObjects(const Plan& plan, const std::vector<SyncInput>& inputs) {
-  std::map<std::pair<std::string, std::string>, std::string> planned;
-  for (const auto& o : plan.objects) planned[{o.manifest, o.key}] = o.hash;
+  std::map<std::pair<std::string, std::string>, const PlanObject*> planned;
+  for (const auto& o : plan.objects) planned[{o.manifest, o.key}] = &o;
   for (const auto& in : inputs) {
     for (const auto& d : in.desired.objects) {
       const auto it = planned.find({in.desired.name, d.key_string});
       if (it == planned.end()) return Stale(StrCat("object ", Describe(d.key_string), " is rendered but was not planned"));
-      if (it->second != d.hash || d.hash_state != HashState::kKnown) {
-        if (it->second.empty() || d.hash_state != HashState::kKnown) {
+      const PlanObject& p = *it->second;
+      if (p.hash != d.hash || d.hash_state != HashState::kKnown) {
+        if (p.hash.empty() || d.hash_state != HashState::kKnown) {
           return util::MakeError(util::ErrorKind::kInput,
                                  StrCat("a plan cannot vouch for object ", Describe(d.key_string),
                                         ": its hash is unknown (the Secret hash key was missing or unreadable)"));
         }
         return Stale(StrCat("object ", Describe(d.key_string), " renders differently than planned"));
+      }
+      // The hash leaves status out; the digest does not (status is applied where the CRD has no subresource).
+      if (p.digest != ObjectDigest(d)) {
+        return Stale(StrCat("object ", Describe(d.key_string),
+                            " renders differently than planned (in a field the state's hash leaves out, such as status)"));
       }
       planned.erase(it);
     }
@@ -276,7 +300,7 @@ Plan MakePlan(const RevisionSelection& selection, const std::vector<SyncInput>& 
                            e.new_hash, LiveOf(e, live)});
     }
     for (const auto& d : in.desired.objects) {
-      p.objects.push_back({in.desired.name, d.key_string, d.hash_state == HashState::kKnown ? d.hash : ""});
+      p.objects.push_back({in.desired.name, d.key_string, d.hash_state == HashState::kKnown ? d.hash : "", ObjectDigest(d)});
     }
     if (in.stored.objects.empty()) p.states.push_back({in.desired.name, ConfigMapName(in.desired.name), ""});
     for (const auto& o : in.stored.objects) p.states.push_back({in.desired.name, o.name, o.resource_version});
@@ -319,6 +343,13 @@ std::string Flags(const PlanTarget& t) {
   return on.empty() ? "no flags" : util::Join(on, " ");
 }
 
+// "the cluster whose kube-system namespace has uid U" and the like, for a refused plan.
+std::string ClusterText(const ClusterIds& c) {
+  if (!c.kube_system_uid.empty()) return StrCat("whose kube-system namespace has uid ", c.kube_system_uid);
+  if (!c.root_ca_uid.empty()) return StrCat("whose ConfigMap tazuna/kube-root-ca.crt has uid ", c.root_ca_uid);
+  return "whose identity could not be read";
+}
+
 util::Error OtherTarget(const std::string& what, const std::string& planned, const std::string& now) {
   auto e = util::MakeError(util::ErrorKind::kConflict,
                            StrCat("plan was made for ", what, " ", planned, ", this sync is for ", now));
@@ -327,6 +358,16 @@ util::Error OtherTarget(const std::string& what, const std::string& planned, con
 }
 
 }  // namespace
+
+Sameness CompareClusters(const ClusterIds& a, const ClusterIds& b) {
+  if (!a.kube_system_uid.empty() && !b.kube_system_uid.empty()) {
+    return a.kube_system_uid == b.kube_system_uid ? Sameness::kSame : Sameness::kOther;
+  }
+  if (!a.root_ca_uid.empty() && !b.root_ca_uid.empty()) {
+    return a.root_ca_uid == b.root_ca_uid ? Sameness::kSame : Sameness::kOther;
+  }
+  return Sameness::kUnknown;
+}
 
 util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now) {
   const PlanTarget& p = plan.target;
@@ -338,9 +379,13 @@ util::Status CheckPlanTarget(const Plan& plan, const PlanTarget& now) {
     return OtherTarget("the certificate authority", p.ca_digest.empty() ? "of the system store" : p.ca_digest,
                        now.ca_digest.empty() ? "of the system store" : now.ca_digest);
   }
-  if (p.cluster_uid != now.cluster_uid) {  // unknown on one side only: it cannot be told the same cluster
-    const auto uid = [](const std::string& u) { return u.empty() ? std::string("(kube-system not readable)") : u; };
-    return OtherTarget("the cluster whose kube-system namespace has uid", uid(p.cluster_uid), uid(now.cluster_uid));
+  // Identity is known or refused: a plan made without one (--insecure-skip-cluster-identity) applies only
+  // where it cannot be read either, and with that flag again (the sync refuses otherwise).
+  const ClusterIds planned_ids{p.cluster_uid, p.cluster_root_ca_uid}, ids{now.cluster_uid, now.cluster_root_ca_uid};
+  if (planned_ids.Known() || ids.Known()) {
+    if (CompareClusters(planned_ids, ids) != Sameness::kSame) {
+      return OtherTarget("the cluster", ClusterText(planned_ids), "the cluster " + ClusterText(ids));
+    }
   }
   if (p.context_namespace != now.context_namespace) {
     return OtherTarget("context namespace", util::Quote(p.context_namespace), util::Quote(now.context_namespace));

@@ -48,6 +48,10 @@ struct PlanObject {
   std::string manifest;
   std::string key;
   std::string hash;
+  /// sha256 of the whole object as rendered, status included (a plan's own pin: the state's hash is the Go
+  /// tool's, which drops status, an ordinary field of a custom resource whose CRD has no status
+  /// subresource); "" for Secrets, whose keyed hash already covers all they hold.
+  std::string digest = {};
   bool operator==(const PlanObject&) const = default;
 };
 
@@ -64,8 +68,25 @@ struct PlanTarget {
   std::string origin;  ///< the repository the sync marks states and objects with (Origin::Mark)
   /// --repair (RepairName: all, missing, none); "" in a plan from before it was recorded (not compared)
   std::string repair = {};
+  /// uid of ConfigMap tazuna/kube-root-ca.crt (the cluster's identity when kube-system cannot be read; ""
+  /// when it cannot be read either, or is not there)
+  std::string cluster_root_ca_uid = {};
   bool operator==(const PlanTarget&) const = default;
 };
+
+/// What tells one cluster from another: the uid of namespace kube-system and, for users who may not read
+/// it, the uid of the ConfigMap kube-root-ca.crt the control plane publishes into namespace tazuna ("" for
+/// either that could not be read).
+struct ClusterIds {
+  std::string kube_system_uid;
+  std::string root_ca_uid;
+  bool Known() const { return !kube_system_uid.empty() || !root_ca_uid.empty(); }
+};
+
+enum class Sameness { kSame, kOther, kUnknown };
+/// Whether `a` and `b` are one cluster, by the first kind of id both have: kUnknown when they have none in
+/// common (one of them unknown included), even if both are entirely unknown.
+Sameness CompareClusters(const ClusterIds& a, const ClusterIds& b);
 
 /// What `state diff --out` saw: hashes and resourceVersions only, never an object's body, so no Secret
 /// value can be in a plan.

@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "util/sha256.hpp"
+
 namespace tazuna::state {
 namespace {
 
@@ -66,8 +68,10 @@ TEST_CASE("plan: holds selection, rows, hashes and resourceVersions, never a bod
                      true, {"kube-controller-manager", "tazuna"}};
   CHECK(plan.changes ==
         std::vector<PlanRow>{{"apps", "modified", "apps/apps/v1/Deployment/x/web", "", "h-web-1", "h-web-2", web}});
-  CHECK(plan.objects == std::vector<PlanObject>{{"apps", "apps/apps/v1/Deployment/x/web", "h-web-2"},
-                                                {"apps", "apps//v1/ConfigMap/x/cfg", "h-cfg"}});
+  // Both bodies are Object()'s: one whole-object digest.
+  const std::string digest = "sha256:" + util::Sha256Hex(Object("apps//v1/ConfigMap/x/cfg", "").object.dump());
+  CHECK(plan.objects == std::vector<PlanObject>{{"apps", "apps/apps/v1/Deployment/x/web", "h-web-2", digest},
+                                                {"apps", "apps//v1/ConfigMap/x/cfg", "h-cfg", digest}});
   CHECK(plan.states == std::vector<PlanState>{{"apps", "tazuna-state-apps", "41"}});
   const std::string text = EncodePlan(plan);
   CHECK(text.find("s3cret-value") == std::string::npos);
@@ -128,6 +132,41 @@ TEST_CASE("plan: a plan that does not record its repository (an older version's)
         "state diff --out");
 }
 
+TEST_CASE("plan: whole-object digests are pinned, never of a Secret; a plan without them is refused") {
+  auto inputs = InputsWithIdentity();
+  inputs[0].desired.objects[1].object = {{"apiVersion", "v1"}, {"kind", "Secret"}, {"data", {{"k", "czNjcmV0"}}}};
+  Plan plan = MakePlan({}, inputs, "2026-11-23T18:00:00Z", Live());
+  REQUIRE(plan.objects.size() == 2);
+  CHECK(plan.objects[0].digest.rfind("sha256:", 0) == 0);
+  CHECK(plan.objects[1].digest.empty());
+  nlohmann::json j = nlohmann::json::parse(EncodePlan(plan));
+  auto back = DecodePlan(j.dump());
+  REQUIRE(back);
+  CHECK(back->objects == plan.objects);
+  j["objects"][0].erase("digest");
+  auto got = DecodePlan(j.dump());
+  REQUIRE_FALSE(got);
+  CHECK(got.error().message ==
+        "invalid plan: it pins only the state's hashes, which leave out status (made by an older version of tazuna); "
+        "make it again with state diff --out");
+}
+
+TEST_CASE("plan: clusters compare by the first kind of id both sides have, else cannot be told") {
+  CHECK(CompareClusters({"u1", "c1"}, {"u1", "c2"}) == Sameness::kSame);  // kube-system first
+  CHECK(CompareClusters({"u1", ""}, {"u2", ""}) == Sameness::kOther);
+  CHECK(CompareClusters({"", "c1"}, {"u1", "c1"}) == Sameness::kSame);
+  CHECK(CompareClusters({"", "c1"}, {"u1", "c2"}) == Sameness::kOther);
+  CHECK(CompareClusters({"u1", ""}, {"", "c1"}) == Sameness::kUnknown);
+  CHECK(CompareClusters({"", ""}, {"", ""}) == Sameness::kUnknown);
+  // A plan made where nothing could be read (--insecure-skip-cluster-identity) applies only where nothing can.
+  Plan plan;
+  plan.target.cluster_uid = "";
+  PlanTarget now = plan.target;
+  CHECK(CheckPlanTarget(plan, now));
+  now.cluster_root_ca_uid = "c1";
+  CHECK_FALSE(CheckPlanTarget(plan, now));
+}
+
 std::vector<std::string> Defaults() {
   const auto names = DefaultTakeoverManagers().names;
   return {names.begin(), names.end()};
@@ -159,14 +198,18 @@ TEST_CASE("plan: a plan applies only on its server, cluster, context namespace, 
   const std::vector<Case> cases = {
       {"the same", [](auto&) {}, ""},
       {"cluster uid unreadable now", [](auto& t) { t.cluster_uid = ""; },
-       "plan was made for the cluster whose kube-system namespace has uid uid-1, this sync is for (kube-system not "
-       "readable)"},
+       "plan was made for the cluster whose kube-system namespace has uid uid-1, this sync is for the cluster whose "
+       "identity could not be read"},
+      {"only the root CA ConfigMap readable now", [](auto& t) { t.cluster_uid = "", t.cluster_root_ca_uid = "ca-1"; },
+       "plan was made for the cluster whose kube-system namespace has uid uid-1, this sync is for the cluster whose "
+       "ConfigMap tazuna/kube-root-ca.crt has uid ca-1"},
       {"another CA", [](auto& t) { t.ca_digest = "sha256:other"; },
        "plan was made for the certificate authority sha256:ca, this sync is for sha256:other"},
       {"another server", [](auto& t) { t.server = "https://localhost:6443"; },
        "plan was made for server https://127.0.0.1:6443, this sync is for https://localhost:6443"},
       {"another cluster at the same URL", [](auto& t) { t.cluster_uid = "uid-2"; },
-       "plan was made for the cluster whose kube-system namespace has uid uid-1, this sync is for uid-2"},
+       "plan was made for the cluster whose kube-system namespace has uid uid-1, this sync is for the cluster whose "
+       "kube-system namespace has uid uid-2"},
       {"another context namespace", [](auto& t) { t.context_namespace = "team-b"; },
        "plan was made for context namespace \"team-a\", this sync is for \"team-b\""},
       {"without --prune", [](auto& t) { t.prune = false; }, "plan was made for a sync with --prune, this sync is for no flags"},
@@ -226,6 +269,10 @@ TEST_CASE("plan: CheckPlan passes only when nothing moved, and names what did") 
        "plan is stale: manifest \"apps\" state changed since the plan (revision 01JD3Q7ZK2M4X8N6P0R5S7T9V1)"},
       {"object renders differently", [](auto& in) { in[0].desired.objects[0].hash = "h-web-3"; },
        "plan is stale: object deployment.apps/web -n x renders differently than planned"},
+      {"status only (the hash leaves it out)",
+       [](auto& in) { in[0].desired.objects[0].object["status"] = {{"phase", "edited"}}; },
+       "plan is stale: object deployment.apps/web -n x renders differently than planned (in a field the state's "
+       "hash leaves out, such as status)"},
       {"object gone", [](auto& in) { in[0].desired.objects.pop_back(); },
        "plan is stale: object configmap/cfg -n x is no longer rendered"},
       {"object added", [](auto& in) { in[0].desired.objects.push_back(Object("apps//v1/Namespace/x", "h-ns")); },
