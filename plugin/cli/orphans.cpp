@@ -62,7 +62,7 @@ util::Result<Orphans> FindOrphans(kube::Client& client, const manifest::TazunaFi
     if (listed) continue;
     auto st = store.Read(which);
     if (!st) {
-      out.skipped.push_back(StrCat("manifest ", util::Quote(which), ": its state cannot be read (", st.error().message, ")"));
+      out.unreadable.push_back(StrCat("manifest ", util::Quote(which), ": its state cannot be read (", st.error().message, ")"));
       continue;
     }
     if (!st->exists()) continue;  // deleted since the LIST

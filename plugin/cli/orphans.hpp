@@ -18,6 +18,8 @@ struct Orphans {
   /// Another repository's, or one without an origin (the Go tool's, or one nobody claimed): never ours to
   /// uninstall or forget. Each is "manifest \"x\": why".
   std::vector<std::string> skipped;
+  /// States that could not be read: whose they are is unknown. Each is "manifest \"x\": why".
+  std::vector<std::string> unreadable = {};
 };
 
 /// Whether which manifests `file` names may depend on -e: never when it was loaded with one (the user named

@@ -91,6 +91,7 @@ util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, kube::Client
   auto orphans = FindOrphans(client, selection.file, origin);
   if (!orphans) return orphans.error();
   for (const auto& why : orphans->skipped) ctx.err << "skipped " << why << '\n';
+  for (const auto& why : orphans->unreadable) ctx.err << "skipped " << why << '\n';  // not forgotten: safe
   for (const auto& st : orphans->ours) {
     if (o.leave_objects) break;
     auto live = LiveObjectsOf(client, st, log);

@@ -60,7 +60,8 @@ util::Result<std::string> CollectionPath(const ResourceInfo& info, const std::st
 util::Status AppendPage(nlohmann::json& page, const std::string& path, const std::pair<std::string, std::string>& type,
                         std::vector<nlohmann::json>& items) {
   const nlohmann::json& page_items = util::JsonField(page, "items");
-  if (!page.is_object() || !(page_items.is_array() || page_items.is_null())) {
+  // A list always names its items (null when none): a page without the key is not a list, never an empty one.
+  if (!page.is_object() || !page.contains("items") || !(page_items.is_array() || page_items.is_null())) {
     return util::MakeError(util::ErrorKind::kApi, StrCat("the response to GET ", path, " is not a list"));
   }
   for (auto& item : page["items"]) {
@@ -188,11 +189,12 @@ util::Result<nlohmann::json> Client::SendWrite(const char* method, const nlohman
   return SendJson(call);
 }
 
-void Client::set_write_fence(std::function<util::Status()> fence, std::function<bool()> held) {
+void Client::set_write_fence(std::function<util::Status()> fence,
+                             std::function<std::optional<std::chrono::steady_clock::time_point>()> held_until) {
   auto shared = fence ? std::make_shared<const std::function<util::Status()>>(std::move(fence)) : nullptr;
   std::lock_guard<std::mutex> lock(fence_mu_);
   fence_ = std::move(shared);
-  held_ = std::move(held);
+  held_until_ = std::move(held_until);
 }
 
 util::Result<Client::Call> Client::ApplyCall(const nlohmann::json& object, const ApplyOptions& options) {

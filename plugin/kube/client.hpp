@@ -159,9 +159,15 @@ class Client {
   /// Every attempt of a write (any method but GET and HEAD) whose RequestOptions::fence is kCheck first
   /// calls `fence`, retries and waits after 429 included; its error fails the request unsent. Empty: none.
   /// The fence may block (the sync lock waits for a renewal), and must not send fenced requests itself.
-  /// `held`, when given, is asked again by the transport right before such a write goes on the wire (it must not
-  /// block): false keeps the write unsent, and the attempt starts over at the fence.
-  void set_write_fence(std::function<util::Status()> fence, std::function<bool()> held = {});
+  /// `held_until`, when given (it must not block), says until when a write that starts now may still be inside
+  /// the server (nullopt: the lock is not held now): the write's ?timeout= and its client deadline end by then,
+  /// less kWriteSlack, so the server gives up on it before another holder could take the lock. The transport
+  /// asks again right before the write goes on the wire: one that could no longer end in time stays unsent, and
+  /// the attempt starts over at the fence.
+  void set_write_fence(std::function<util::Status()> fence,
+                       std::function<std::optional<std::chrono::steady_clock::time_point>()> held_until = {});
+  /// How much of a fenced write's bound is kept back for the time between building it and the server reading it.
+  static constexpr std::chrono::milliseconds kWriteSlack{500};
 
  private:
   struct Call {
@@ -188,7 +194,9 @@ class Client {
                                                        const RequestCredentials& used, Attempts& a);
   std::optional<std::chrono::milliseconds> RetryFailure(const Call& call, const util::Error& e, Attempts& a);
   util::Result<HttpResponse> SendOnce(const Call& call, RequestCredentials* used);
-  HttpRequest Build(const Call& call, const RequestCredentials& creds) const;
+  /// `bound`: a fenced write's time limit (?timeout= and the client deadline), when shorter than the config's.
+  HttpRequest Build(const Call& call, const RequestCredentials& creds,
+                    std::optional<std::chrono::milliseconds> bound = std::nullopt) const;
   util::Result<nlohmann::json> SendJson(const Call& call);
   util::Result<nlohmann::json> SendWrite(const char* method, const nlohmann::json& object,
                                         const RequestOptions& options);
@@ -214,7 +222,7 @@ class Client {
   std::atomic<bool> reached_server_{false};  ///< some request got an answer (a later refusal is a restart)
   std::mutex fence_mu_;
   std::shared_ptr<const std::function<util::Status()>> fence_;  // guarded by fence_mu_
-  std::function<bool()> held_;                                   // guarded by fence_mu_
+  std::function<std::optional<std::chrono::steady_clock::time_point>()> held_until_;  // guarded by fence_mu_
   std::mutex warn_mu_;
   std::set<std::string> warnings_seen_;
 };

@@ -50,6 +50,13 @@ bool RetriesAnswer(const std::string& method, const std::string& content_type, i
 
 bool IsWrite(const std::string& method) { return method != "GET" && method != "HEAD"; }
 
+// A fenced write kept unsent because the lock is not held long enough for it now: the fence decides next.
+util::Error Withheld() {
+  util::Error e = util::MakeError(util::ErrorKind::kTransport, "the write waits for the sync lock to be renewed");
+  e.reason = kReasonWithheld;
+  return e;
+}
+
 }  // namespace
 
 std::string UserAgent(std::string_view version, std::string_view commit) {
@@ -62,17 +69,20 @@ std::string UserAgent(std::string_view version, std::string_view commit) {
   return StrCat("kubectl-tazuna/", v.empty() ? "unknown" : v, " (", util::kBuildPlatform, ") kubernetes/", c);
 }
 
-HttpRequest Client::Build(const Call& call, const RequestCredentials& creds) const {
+HttpRequest Client::Build(const Call& call, const RequestCredentials& creds,
+                          std::optional<std::chrono::milliseconds> bound) const {
   HttpRequest req;
   req.method = call.method;
   std::vector<std::pair<std::string, std::string>> query = call.query;
-  if (config_.timeout.count() > 0) query.emplace_back("timeout", GoDuration(config_.timeout));
+  std::chrono::milliseconds timeout = config_.timeout;
+  if (bound && (timeout.count() == 0 || *bound < timeout)) timeout = *bound;
+  if (timeout.count() > 0) query.emplace_back("timeout", GoDuration(timeout));
   std::string url = JoinServerPath(config_.server, call.path);
   for (size_t i = 0; i < query.size(); ++i) {
     url += StrCat(i == 0 ? "?" : "&", query[i].first, "=", QueryEscape(query[i].second));
   }
   req.url = std::move(url);
-  req.timeout = config_.timeout;
+  req.timeout = timeout;
   if (call.deadline) {
     // Each attempt ends by the deadline (at least 1 ms: a zero timeout means none to the transport).
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*call.deadline - clock_.Steady());
@@ -98,10 +108,27 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   auto creds = auth_.Get();
   if (!creds) return creds.error();
   *used = *creds;
-  HttpRequest req = Build(call, *creds);
+  std::function<std::optional<std::chrono::steady_clock::time_point>()> held_until;
   if (IsWrite(call.method) && call.fence != Fence::kSkip) {
     std::lock_guard<std::mutex> lock(fence_mu_);
-    req.may_send = held_;
+    held_until = held_until_;
+  }
+  // A write under the lock ends, on the server too, before another holder could take the lock.
+  std::optional<std::chrono::milliseconds> bound;
+  if (held_until) {
+    const auto now = clock_.Steady();
+    const auto until = held_until();
+    if (!until || *until - now <= kWriteSlack) return Withheld();
+    bound = std::chrono::duration_cast<std::chrono::milliseconds>(*until - now - kWriteSlack);
+  }
+  HttpRequest req = Build(call, *creds, bound);
+  if (held_until) {
+    // Right before the wire: the server's clock for ?timeout= starts about now, so now + bound must still
+    // end by the lock's bound (a request that waited for a connection longer than the slack goes again).
+    req.may_send = [held_until, b = *bound, this] {
+      const auto until = held_until();
+      return until && clock_.Steady() + b <= *until;
+    };
   }
   LogRequest(req);
   const auto start = clock_.Now();

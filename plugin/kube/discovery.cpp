@@ -56,6 +56,15 @@ util::Result<nlohmann::json> ParseDiscovery(const DiscoveryResponse& response, c
   return util::MakeError(util::ErrorKind::kApi, StrCat("invalid JSON in the response to GET ", path));
 }
 
+// The resources of a legacy APIResourceList answer for `path`: one that is not such a list is an error, never
+// a group that serves nothing (whose objects a prune would then think gone).
+util::Result<std::vector<ResourceInfo>> ResourceListAt(const DiscoveryResponse& response, const std::string& path) {
+  auto doc = ParseDiscovery(response, path);
+  if (!doc) return doc.error();
+  if (!util::JsonField(*doc, "resources").is_array()) return BadDocument(StrCat(path, " is not a resource list"));
+  return ParseResourceList(*doc);
+}
+
 // Sets listable and deletable from a discovery resource's `verbs`.
 void ReadVerbs(const nlohmann::json& resource, ResourceInfo& info) {
   const auto verbs = resource.find("verbs");
@@ -197,9 +206,12 @@ util::Result<std::vector<ResourceInfo>> Discovery::FetchAll(std::vector<std::str
       if (!v.is_string() || !IsPathSegment(v.get<std::string>())) {
         return BadDocument(StrCat("/api names version ", util::Printable(v.dump().substr(0, 80))));
       }
-      auto list = fetch_(StrCat("/api/", v.get<std::string>()), "application/json");
+      const std::string path = StrCat("/api/", v.get<std::string>());
+      auto list = fetch_(path, "application/json");
       if (!list) return list.error();
-      for (auto& r : ParseResourceList(ParseBody(list->body))) out.push_back(std::move(r));
+      auto resources = ResourceListAt(*list, path);
+      if (!resources) return resources.error();
+      for (auto& r : *resources) out.push_back(std::move(r));
     }
   }
   auto groups = fetch_("/apis", kAggregatedAccept);
@@ -222,9 +234,12 @@ util::Status Discovery::FetchLegacyGroups(const nlohmann::json& group_list, std:
       if (version.empty() || !IsPathSegment(g) || !IsPathSegment(version)) {
         return BadDocument(StrCat("/apis names group version ", util::Printable(v.dump().substr(0, 80))));
       }
-      auto list = fetch_(StrCat("/apis/", group_version), "application/json");
+      const std::string path = StrCat("/apis/", group_version);
+      auto list = fetch_(path, "application/json");
       if (!list) return list.error();
-      for (auto& r : ParseResourceList(ParseBody(list->body))) out->push_back(std::move(r));
+      auto resources = ResourceListAt(*list, path);
+      if (!resources) return resources.error();
+      for (auto& r : *resources) out->push_back(std::move(r));
     }
   }
   return util::Ok();

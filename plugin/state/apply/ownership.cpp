@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "state/apply/drift_fields.hpp"
+#include "state/diff/live_compare.hpp"
 #include "state/store/lease.hpp"
 #include "state/diff/marks.hpp"
 #include "state/store/secret_key.hpp"
@@ -120,8 +121,19 @@ util::Result<std::optional<std::vector<json>>> ListOwners(kube::Client& client, 
   if (items) return std::optional<std::vector<json>>(std::move(*items));
   if (!NotServed(items.error())) return items.error();
   const auto slash = api_version.find('/');
-  auto served = client.ResolveGroupKind(slash == std::string::npos ? "" : api_version.substr(0, slash), kind);
-  if (!served) return NotServed(served.error()) ? util::Result<std::optional<std::vector<json>>>(std::nullopt) : served.error();
+  const std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
+  auto served = client.ResolveGroupKind(group, kind);
+  if (!served && !NotServed(served.error())) return served.error();
+  if (!served) {
+    // Not served is "none exists" only without a CRD: one that serves no version still stores its objects.
+    auto crd = DefiningCrd(client, group, kind);
+    if (!crd) return crd.error();
+    if (!crd->empty()) {
+      return util::MakeError(util::ErrorKind::kApi, StrCat("no version of ", kind, " is served, but CustomResourceDefinition ",
+                                                           *crd, " still stores its objects"));
+    }
+    return util::Result<std::optional<std::vector<json>>>(std::nullopt);
+  }
   const std::string other = served->group.empty() ? served->version : StrCat(served->group, "/", served->version);
   items = client.List(other, kind, ns, "", kube::ListDetail::kMetadata);
   if (!items) return items.error();

@@ -102,6 +102,9 @@ util::Result<kube::ApplyResult> SyncEngine::Recreate(const json& object, const k
     return probe.error();
   }
   const std::string uid = util::MetaString(*live, "uid");
+  if (uid.empty()) {  // an unconditional DELETE could hit whatever holds the name by then
+    return util::MakeError(util::ErrorKind::kConflict, "cannot delete and create again: the server's answer holds no uid for it");
+  }
   if (auto st = client_.Delete(ref, kube::Propagation::kBackground, kube::DryRun::kNone, {uid, ""});
       !st && !kube::IsReason(st.error(), "NotFound")) {
     return st.error();

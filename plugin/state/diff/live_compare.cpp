@@ -94,15 +94,34 @@ util::Result<kube::ObjectRef> ServedRef(kube::Client& client, const StateKey& k,
   return ref;
 }
 
+// A group/version of `group` whose APIService does not answer (what it serves is not known), or "".
+std::string StaleVersionOf(const std::vector<std::string>& stale, const std::string& group) {
+  for (const auto& gv : stale) {
+    const size_t slash = gv.find('/');
+    if ((slash == std::string::npos ? "" : gv.substr(0, slash)) == group) return gv;
+  }
+  return "";
+}
+
 util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns, CrdIndex* crds) {
   bool fresh = false;  // discovery read from the server in this call
+  std::vector<std::string> stale;
   for (;;) {
     auto ref = ServedRef(client, k, ns);
     if (!ref && IsGone(ref.error()) && !fresh) {  // nothing serves it, as far as the discovery cache knows
       auto served = client.Served();
       if (!served) return served.error();
+      stale = served->stale;
       fresh = true;
       continue;
+    }
+    if (!ref && IsGone(ref.error())) {
+      // Not listed because its API server does not answer is not "not served": its objects may exist.
+      if (const std::string gv = StaleVersionOf(stale, k.group); !gv.empty()) {
+        return util::MakeError(util::ErrorKind::kApi,
+                               util::StrCat("API ", gv, " is unavailable (its APIService does not answer): cannot tell "
+                                            "whether ", k.kind, " ", k.name, " exists"));
+      }
     }
     if (!ref) return IsGone(ref.error()) ? Unserved(client, k, ns, crds) : ref.error();
     auto live = client.Get(*ref);

@@ -86,10 +86,21 @@ DeleteOutcome Deleter::Delete(const DeleteTarget& t, Phase phase) {
     const json& live = *read->object;
     DeleteOutcome out;
     if (!NotOurs(t, live, out).empty()) return out;
-    if (auto other = RenderedInOtherGroup(t.identity, live)) return Kept(StrCat("still rendered as ", *other), true);
+    auto other = RenderedInOtherGroup(t.identity, live);
+    if (!other) {  // a check that cannot look keeps the object, and fails the run
+      DeleteOutcome unknown = Kept(StrCat("cannot tell whether it is still rendered under another group: ", other.error().message));
+      unknown.refused = true;
+      return unknown;
+    }
+    if (*other) return Kept(StrCat("still rendered as ", **other), true);
     if (!AsPlanned(t, live, out)) return out;  // the keeps above delete nothing; from here on, a delete may follow
     if (auto why = CascadeGuard(phase, t.identity, live); !why.empty()) return Kept(why);
     const kube::Preconditions pre{util::MetaString(live, "uid"), util::MetaString(live, "resourceVersion")};
+    if (pre.uid.empty()) {  // without a uid precondition the DELETE would hit whatever holds the name then
+      DeleteOutcome unknown = Kept("the server's answer holds no uid for it; not deleted");
+      unknown.refused = true;
+      return unknown;
+    }
     // A custom resource goes in the foreground: it stays (and is waited for) until the objects it owns are
     // gone, so a child whose finalizer never finishes is seen, not left behind.
     const auto propagation = phase == Phase::kRest && !BuiltinGroup(t.key.group) ? kube::Propagation::kForeground
@@ -132,21 +143,28 @@ std::string Deleter::NotOurs(const DeleteTarget& t, const json& live, DeleteOutc
 
 // Another group serving the same resource (events, once extensions/networking ingresses) renders this very
 // object when the live uids agree: returns that object's apiVersion and kind.
-std::optional<std::string> Deleter::RenderedInOtherGroup(const ObjectIdentity& id, const json& live) {
+// A group that is not served, or an object that is not there, renders nothing; any other failure is an
+// error (the object is then kept: it may be rendered).
+util::Result<std::optional<std::string>> Deleter::RenderedInOtherGroup(const ObjectIdentity& id, const json& live) {
   const auto [first, last] = by_kind_name_.equal_range(KindNamespaceName(id));
   for (auto it = first; it != last; ++it) {
     const ObjectIdentity& other_id = it->second;
     if (other_id.group == id.group) continue;
     auto served = client_.ResolveGroupKind(other_id.group, other_id.kind);
-    if (!served) continue;
+    if (!served && served.error().kind == util::ErrorKind::kNotFound) continue;
+    if (!served) return served.error();
     const std::string api_version =
         other_id.group.empty() ? served->version : StrCat(other_id.group, "/", served->version);
     auto other = Limited([&] {
       return client_.Get({api_version, other_id.kind, other_id.namespace_name, other_id.name});
     });
-    if (other && util::MetaString(*other, "uid") == util::MetaString(live, "uid")) return StrCat(api_version, " ", other_id.kind);
+    if (!other && IsGone(other.error())) continue;
+    if (!other) return other.error();
+    if (util::MetaString(*other, "uid") == util::MetaString(live, "uid")) {
+      return std::optional<std::string>(StrCat(api_version, " ", other_id.kind));
+    }
   }
-  return std::nullopt;
+  return std::optional<std::string>();
 }
 
 // With a plan, whether `live` is the very object the plan was checked against (DeleteScope::planned_uids);

@@ -72,7 +72,7 @@ class Deleter {
   template <class F>
   auto Limited(F&& request) -> decltype(request());
   std::string NotOurs(const DeleteTarget& t, const nlohmann::json& live, DeleteOutcome& out) const;
-  std::optional<std::string> RenderedInOtherGroup(const ObjectIdentity& id, const nlohmann::json& live);
+  util::Result<std::optional<std::string>> RenderedInOtherGroup(const ObjectIdentity& id, const nlohmann::json& live);
   bool AsPlanned(const DeleteTarget& t, const nlohmann::json& live, DeleteOutcome& out) const;
   std::string CascadeGuard(Phase phase, const ObjectIdentity& id, const nlohmann::json& live);
   std::string NamespaceGuard(const std::string& ns);

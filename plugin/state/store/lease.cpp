@@ -28,6 +28,12 @@ constexpr char kLastHolderAnnotation[] = "tazuna.pepabo.com/last-holder";  // se
 constexpr std::chrono::milliseconds kRenewRetry{1000};  // after a renewal that failed
 constexpr int kGiveUpLeases = 4;                        // lease durations without a renewal before giving up
 constexpr std::chrono::seconds kReleaseTimeout{5};      // a release is best effort: never hold up the exit
+constexpr std::chrono::seconds kGoneSlack{1};           // beyond a gone holder's write bound, for clock reads
+
+// Until when, from the start of a renewal, a write of the holder may still be inside the server: its
+// ?timeout= ends by then (kube::Client::set_write_fence). Past the 2/3 renew deadline (no write starts
+// later) and well before another process could take the lease over (a whole lease duration unchanged).
+std::chrono::milliseconds WriteBound(std::chrono::milliseconds lease_duration) { return lease_duration * 5 / 6; }
 
 const kube::ObjectRef kLeaseRef{"coordination.k8s.io/v1", "Lease", kStateNamespace, kLeaseName};
 
@@ -91,14 +97,27 @@ struct Observation {
 
 // Free, or unchanged for its whole duration as this process observed it, or its holder is gone here.
 bool Takeable(const json& lease, const LockOptions& o, Observation& seen, util::Clock& clock) {
-  if (Holder(lease).empty() || Holder(lease) == o.holder || HolderGoneHere(lease, o.place, ProcessExists)) return true;
+  if (Holder(lease).empty() || Holder(lease) == o.holder) return true;
+  if (HolderGoneHere(lease, o.place, ProcessExists)) {
+    // Gone, but its last writes may still be inside the server until their bound (WriteBound from the start
+    // of its last renewal, which renewTime records on this very machine's clock): taken once that passed.
+    std::chrono::system_clock::time_point renewed;
+    if (util::ParseRfc3339(Spec(lease, "renewTime"), &renewed)) {
+      const int64_t held_for = util::JsonInt(util::JsonObject(lease, "spec"), "leaseDurationSeconds");
+      const auto duration = held_for > 0 ? std::chrono::milliseconds(std::min<int64_t>(held_for, 3600) * 1000)
+                                         : std::chrono::duration_cast<std::chrono::milliseconds>(o.lease_duration);
+      return clock.Now() >= renewed + WriteBound(duration) + kGoneSlack;
+    }
+  }
   if (Version(lease) != seen.version) {
     seen.version = Version(lease);
     seen.since = clock.Steady();
   }
   // A server's number is clamped to a year, so converting it to the steady clock's unit cannot overflow.
+  // A holder's lease without a duration (written by hand or by another tool) is waited for as long as ours.
   const int64_t seconds = util::JsonInt(util::JsonObject(lease, "spec"), "leaseDurationSeconds");
-  const auto duration = std::chrono::seconds(std::clamp<int64_t>(seconds, 0, int64_t{366} * 24 * 3600));
+  const auto duration = seconds > 0 ? std::chrono::seconds(std::min<int64_t>(seconds, int64_t{366} * 24 * 3600))
+                                    : std::chrono::duration_cast<std::chrono::seconds>(o.lease_duration);
   return clock.Steady() - seen.since >= duration;
 }
 
@@ -212,9 +231,10 @@ SyncLock::SyncLock(kube::Client& client, util::Clock& clock, util::Logger& log, 
   // write goes out, the same test without waiting: a sync stopped (SIGSTOP, a paused VM) between the two
   // past the lease sends nothing once it runs again.
   client_.set_write_fence([this] { return Check(); },
-                          [this] {
+                          [this]() -> std::optional<std::chrono::steady_clock::time_point> {
                             std::lock_guard<std::mutex> lock(mu_);
-                            return lost_.empty() && HeldLocked(clock_.Steady());
+                            if (!lost_.empty() || !HeldLocked(clock_.Steady())) return std::nullopt;
+                            return renewed_started_ + WriteBound(options_.lease_duration);
                           });
   renewer_ = std::thread([this] { RenewLoop(); });
 }

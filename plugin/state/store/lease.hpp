@@ -41,7 +41,8 @@ struct LockOptions {
 /// destruction. Expiry is judged as client-go's leader election judges it: by how long this process has
 /// seen the lease unchanged (leaseDurationSeconds), never by comparing another machine's renewTime with
 /// our clock, so clock skew cannot give two holders. A holder that ran in this very place (HolderGoneHere)
-/// and whose process is gone is taken over at once. It never needs manual clearing.
+/// and whose process is gone is taken over once its last writes' bound (below) has passed, by this machine's
+/// clock and the lease's renewTime. It never needs manual clearing.
 ///
 /// Fencing: while a SyncLock exists, every write of the client (each attempt, retries and waits after
 /// 429 included; the lock's own requests excepted) first calls Check(). The lock counts as held for 2/3
@@ -49,6 +50,9 @@ struct LockOptions {
 /// and each renewal request is cut at that deadline. Past it, Check() waits for a renewal: one that
 /// succeeds is conditional on the lease's resourceVersion, so it proves nobody took the lock in between,
 /// and writing resumes (an apiserver restart); another holder, or none for 4 lease durations, loses it.
+/// Every fenced write is bound by the lease: its ?timeout= and client deadline end 5/6 of the lease duration
+/// after the start of the last renewal, so the server gives up on a write it holds (a slow webhook) before
+/// another process, which waits a whole lease duration unchanged, could take the lock.
 class SyncLock {
  public:
   /// Waits up to options.wait for the lease. kConflict naming the holder when it stays held.

@@ -87,13 +87,20 @@ util::Status ParseStrings(const std::string& configmap, const json& doc, Metadat
 }
 
 util::Status ParseOrigins(const std::string& configmap, const json& doc, Metadata& m) {
-  const auto origin_of = [](const json& o) {
-    const json repository = o.value("repository", json()), path = o.value("path", json());
-    return Origin{repository.is_string() ? repository.get<std::string>() : "",
-                  path.is_string() ? path.get<std::string>() : ""};
+  // An origin that does not read as {repository, path} is an error, never "no origin" (which a sync would
+  // claim as the Go tool's state).
+  const auto origin_of = [&](const json& o, const char* what) -> util::Result<Origin> {
+    const json repository = o.is_object() ? o.value("repository", json()) : json(), path = o.is_object() ? o.value("path", json()) : json();
+    if (!repository.is_string() || !path.is_string()) {
+      return MakeError(ErrorKind::kInput, StrCat("configmap ", configmap, ": _metadata ", what, " is not {repository, path}"));
+    }
+    return Origin{repository.get<std::string>(), path.get<std::string>()};
   };
-  const json origin = doc.value("origin", json::object());
-  if (origin.is_object()) m.origin = origin_of(origin);
+  if (doc.contains("origin") && !doc.at("origin").is_null()) {
+    auto origin = origin_of(doc.at("origin"), "origin");
+    if (!origin) return origin.error();
+    m.origin = std::move(*origin);
+  }
   m.taken_from.clear();
   const json taken = doc.value("takenFrom", json::array());
   if (!taken.is_array()) {
@@ -104,7 +111,9 @@ util::Status ParseOrigins(const std::string& configmap, const json& doc, Metadat
       return MakeError(ErrorKind::kInput,
                        StrCat("configmap ", configmap, ": _metadata takenFrom is not a list of origins"));
     }
-    m.taken_from.push_back(origin_of(o));
+    auto from = origin_of(o, "takenFrom");
+    if (!from) return from.error();
+    m.taken_from.push_back(std::move(*from));
   }
   return util::Ok();
 }

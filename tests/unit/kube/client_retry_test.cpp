@@ -197,7 +197,10 @@ TEST_CASE("client: the fence's guard has the last word right before a write goes
         if (++fence_asked == 1 || fence_says.empty()) return util::Ok();
         return util::MakeError(util::ErrorKind::kConflict, fence_says);
       },
-      [&] { return held; });
+      [&]() -> std::optional<std::chrono::steady_clock::time_point> {
+        if (!held) return std::nullopt;
+        return f.clock.Steady() + std::chrono::seconds(10);
+      });
   REQUIRE(client.Update(WithVersion("7")));
   CHECK(fence_asked == 1);
   REQUIRE(client.Get({"v1", "ConfigMap", "", "cm"}));
@@ -217,6 +220,38 @@ TEST_CASE("client: the fence's guard has the last word right before a write goes
   CHECK(fence_asked == 2);  // before the withheld attempt, and again after it
   CHECK(sent == 2);         // nothing went out
   client.set_write_fence(nullptr);
+}
+
+TEST_CASE("client: a write under the lock ends, on the server too, by the lock's bound (issue 47)") {
+  Fixture f;
+  f.transport.Add(KeyOf("PUT"), 200, kObject.dump());
+  f.transport.Add(KeyOf("PUT"), 200, kObject.dump());
+  f.transport.Add(KeyOf("PUT"), 200, kObject.dump());
+  Client client(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  auto until = f.clock.Steady() + std::chrono::milliseconds(12500);
+  client.set_write_fence([] { return util::Ok(); },
+                         [&]() -> std::optional<std::chrono::steady_clock::time_point> { return until; });
+  REQUIRE(client.Update(WithVersion("7")));
+  const HttpRequest& sent = f.transport.requests.back();
+  CHECK(sent.url.find("timeout=12s") != std::string::npos);  // 12.5 s less kWriteSlack
+  CHECK(sent.timeout == std::chrono::seconds(12));
+  REQUIRE(sent.may_send);
+  CHECK(sent.may_send());
+  f.clock.now += std::chrono::milliseconds(600);  // waited for a connection past the slack: not sent so
+  CHECK_FALSE(sent.may_send());
+  // The lock's own requests have no bound.
+  REQUIRE(client.Update(WithVersion("7"), RequestOptions{DryRun::kNone, Fence::kSkip, std::nullopt}));
+  CHECK(f.transport.requests.back().url.find("timeout=") == std::string::npos);
+  // A shorter --request-timeout stays.
+  f.config.timeout = std::chrono::seconds(5);
+  Client configured(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  until = f.clock.Steady() + std::chrono::seconds(12);
+  configured.set_write_fence([] { return util::Ok(); },
+                             [&]() -> std::optional<std::chrono::steady_clock::time_point> { return until; });
+  REQUIRE(configured.Update(WithVersion("7")));
+  CHECK(f.transport.requests.back().url.find("timeout=5s") != std::string::npos);
+  client.set_write_fence(nullptr);
+  configured.set_write_fence(nullptr);
 }
 
 TEST_CASE("client: a deadline cuts each attempt and stops retries before it") {

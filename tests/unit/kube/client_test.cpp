@@ -109,6 +109,24 @@ TEST_CASE("client: legacy discovery fallback") {
   CHECK(c.Resolve("apps/v1", "Deployment")->resource == "deployments");
 }
 
+TEST_CASE("client: a legacy group answer that is not a resource list is an error, never a group serving nothing") {
+  for (const std::string& body : {std::string(R"({"groupVersion":"apps/v1"})"), std::string("<html>proxy</html>"),
+                                 std::string(R"({"resources":{}})")}) {
+    CAPTURE(body);
+    Fixture f;
+    f.transport.routes.clear();
+    f.transport.Add("GET /prefix/api", 200, R"({"kind":"APIVersions","versions":["v1"]})");
+    f.transport.Add("GET /prefix/apis", 200,
+                    R"({"kind":"APIGroupList","groups":[{"name":"apps","versions":[{"groupVersion":"apps/v1"}]}]})");
+    f.transport.Add("GET /prefix/api/v1", 200, R"({"groupVersion":"v1","resources":[]})");
+    f.transport.Add("GET /prefix/apis/apps/v1", 200, body);
+    Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+    auto got = c.Resolve("apps/v1", "Deployment");
+    REQUIRE_FALSE(got);
+    CHECK(got.error().kind == util::ErrorKind::kApi);
+  }
+}
+
 TEST_CASE("client: 401 re-runs exec and retries once, then Unauthorized") {
   Fixture f;
   f.config.token.clear();
@@ -266,6 +284,8 @@ TEST_CASE("client: a list of the wrong shape, or one that never ends, is an erro
   };
   const std::vector<Case> cases = {
       {"items a string", R"({"items":"x"})", "the response to GET /api/v1/namespaces/x/configmaps is not a list"},
+      {"no items at all", R"({"kind":"Status","metadata":{}})",
+       "the response to GET /api/v1/namespaces/x/configmaps is not a list"},
       {"not an object", R"([1,2])", "the response to GET /api/v1/namespaces/x/configmaps is not a list"},
       {"an item not an object", R"({"items":[1]})",
        "the response to GET /api/v1/namespaces/x/configmaps lists a non-object"},

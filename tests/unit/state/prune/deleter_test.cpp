@@ -118,4 +118,43 @@ TEST_CASE("deleter: a Namespace holding an object something renders is kept with
   CHECK(*deleter.RenderedBy(ObjectIdentity{"", "ConfigMap", "a", "kept"}) == "other");
 }
 
+TEST_CASE("deleter: whether another group renders the object, when it cannot be read, keeps it and fails the run") {
+  // Group other.example serves ConfigMap too; the same name there is rendered by this run.
+  const char* groups =
+      R"({"kind":"APIGroupDiscoveryList","items":[{"metadata":{"name":"other.example"},"versions":[{"version":"v1",)"
+      R"("resources":[{"resource":"configmaps","responseKind":{"kind":"ConfigMap"},"scope":"Namespaced",)"
+      R"("verbs":["get","list","delete"]}]}]}]})";
+  const std::string other = "GET /apis/other.example/v1/namespaces/a/configmaps/c";
+  struct Case {
+    const char* name;
+    int status;
+    std::string body;
+    Verdict verdict;
+    bool refused;
+  };
+  const std::vector<Case> cases = {
+      {"forbidden", 403, R"({"kind":"Status","reason":"Forbidden","message":"no","code":403})", Verdict::kKept, true},
+      {"a server error", 500, R"({"kind":"Status","reason":"InternalError","message":"boom","code":500})", Verdict::kKept, true},
+      {"not there", 404, R"({"kind":"Status","reason":"NotFound","message":"gone","code":404})", Verdict::kDeleted, false},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    Harness h;
+    h.transport.routes.clear();
+    h.transport.Add("GET /api", 200, kube::testing::kCoreDiscovery, {{"Content-Type", kube::testing::kAggregatedDiscovery}});
+    h.transport.Add("GET /apis", 200, groups, {{"Content-Type", kube::testing::kAggregatedDiscovery}});
+    h.transport.Add(std::string("GET ") + kPath, 200, ConfigMap("tazuna", "m"));
+    h.transport.Add(other, c.status, c.body);
+    h.transport.Add(std::string("DELETE ") + kPath, 200, R"({"kind":"Status","status":"Success"})");
+    DeleteScope scope;
+    scope.rendered[ObjectIdentity{"other.example", "ConfigMap", "a", "c"}] = "m2";
+    Deleter deleter(*h.client, scope, nullptr, nullptr);
+    const DeleteOutcome out = deleter.Delete(Target(h.state), Phase::kRest);
+    CHECK(out.verdict == c.verdict);
+    CHECK(out.refused == c.refused);
+    CHECK(h.Deletes() == (c.verdict == Verdict::kDeleted ? 1 : 0));
+    if (c.refused) CHECK(out.note.rfind("cannot tell whether it is still rendered under another group: ", 0) == 0);
+  }
+}
+
 }  // namespace tazuna::state

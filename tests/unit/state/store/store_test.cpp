@@ -36,6 +36,26 @@ TEST_CASE("store: the origins a state was taken over from come last and read bac
   CHECK(st.error().message == "configmap tazuna-state-m: _metadata takenFrom is not a list");
 }
 
+TEST_CASE("store: an origin that does not read as {repository, path} is an error, never no origin") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"origin":"github.com/org/a"})", "configmap tazuna-state-m: _metadata origin is not {repository, path}"},
+      {R"({"origin":{"repository":7,"path":"p"}})", "configmap tazuna-state-m: _metadata origin is not {repository, path}"},
+      {R"({"origin":{"repository":"r"}})", "configmap tazuna-state-m: _metadata origin is not {repository, path}"},
+      {R"({"takenFrom":[{"repository":"r","path":[]}]})",
+       "configmap tazuna-state-m: _metadata takenFrom is not {repository, path}"},
+  };
+  for (const auto& [metadata, want] : cases) {
+    CAPTURE(metadata);
+    ManifestState back;
+    const auto st = ParseData("tazuna-state-m", {{"_metadata", metadata}}, back);
+    REQUIRE_FALSE(st);
+    CHECK(st.error().message == want);
+  }
+  ManifestState go;  // the Go tool's state: no origin at all
+  REQUIRE(ParseData("tazuna-state-m", {{"_metadata", R"({"gitCommitHash":"c","lastSyncedAt":"t"})"}}, go));
+  CHECK(go.metadata.origin.empty());
+}
+
 TEST_CASE("store: the context namespace comes last, reads back, and must be a namespace name") {
   Metadata m{"c", "t", {}, {}, {}, "team-b"};
   const std::string text = EncodeMetadata(m);
@@ -283,6 +303,21 @@ TEST_CASE("lease: a Lease of the wrong shape never throws (issue 25)") {
     auto lock = SyncLock::Acquire(client, s.clock, s.log, o);
     if (!lock) CHECK(lock.error().message.find('\n') == std::string::npos);
   }
+}
+
+TEST_CASE("lease: a holder's lease without leaseDurationSeconds is waited for as ours would be, never taken at once") {
+  const std::string body = R"({"metadata":{"resourceVersion":"7"},"spec":{"holderIdentity":"someone-else"}})";
+  Server s;
+  s.transport.Add("GET /apis/coordination.k8s.io/v1/namespaces/tazuna/leases/tazuna-sync", 200, body);
+  s.transport.Add("PUT /apis/coordination.k8s.io/v1/namespaces/tazuna/leases/tazuna-sync", 200, body);
+  kube::Client client(s.config, s.transport, s.procs, s.log, s.clock, s.env);
+  LockOptions o;
+  o.holder = "me";
+  o.wait = std::chrono::milliseconds(0);
+  auto lock = SyncLock::Acquire(client, s.clock, s.log, o);
+  REQUIRE_FALSE(lock);
+  CHECK(lock.error().kind == util::ErrorKind::kConflict);
+  for (const auto& r : s.transport.requests) CHECK(r.method != "PUT");
 }
 
 TEST_CASE("secret key: a Secret's stored hash is never shown, other kinds' are (issue 25)") {
