@@ -11,7 +11,9 @@
 #                        --max-mutating-requests-inflight=1: the syncs meet many 429s)
 #   BENCH_WORK, BENCH_LOGS  where objects and logs go (defaults under ~/.cache/kubectl-tazuna/bench and /tmp)
 #   BENCH_CONCURRENCY    --concurrency for the syncs (default: the binary's)
-# Output: a table on stdout; one JSON line per run in $BENCH_LOGS/throttle.jsonl.
+# Output: a table on stdout (RENEWAL MISSES: lock renewals that missed their deadline, so that writes waited;
+# LONGEST GAP: from a renewal's start to the end of the next, whose deadline is 2/3 of the 15 s lease);
+# one JSON line per run in $BENCH_LOGS/throttle.jsonl.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 ours=$1
@@ -48,7 +50,7 @@ one() {
   rm -rf "$d"
   python3 "$repo/bench/gen.py" "$d" "$n" "$prefix" >/dev/null
   t0=$(date +%s%N)
-  "$ours" state sync -f "$d/base/tazuna.yaml" --kubeconfig "$kc" ${BENCH_CONCURRENCY:+--concurrency "$BENCH_CONCURRENCY"} \
+  "$ours" state sync -f "$d/base/tazuna.yaml" --kubeconfig "$kc" -v=2 ${BENCH_CONCURRENCY:+--concurrency "$BENCH_CONCURRENCY"} \
     > "$logs/$prefix.out" 2> "$logs/$prefix.err" || rc=$?
   t1=$(date +%s%N)
   summary=$(grep -m1 '^sync: ' "$logs/$prefix.err" || true)
@@ -60,13 +62,18 @@ one() {
   done
   [ "$rc" = 0 ] && [ "$live" = "$want" ] || ok=no
   [ "$("$ours" state diff -f "$d/base/tazuna.yaml" 2>/dev/null)" = "No changes detected." ] || ok=no
-  python3 - "$mode" "$run" "$n" "$(( t1 - t0 ))" "$rc" "$ok" "$live" "$want" "$summary" >> "$logs/throttle.jsonl" <<'PY'
+  # Renewals that missed their deadline: each makes the sync's writes wait (a warning), or fails a renewal.
+  misses=$(grep -c -e 'the sync lock was not renewed for' -e 'could not renew the sync lock' "$logs/$prefix.err" || true)
+  # The longest time from one renewal's start to the end of the next (-v=2; its deadline is 2/3 of the lease).
+  gap=$(grep -o '[0-9]*ms after the previous renewal began' "$logs/$prefix.err" | sort -n | tail -1 | grep -o '^[0-9]*' || true)
+  python3 - "$mode" "$run" "$n" "$(( t1 - t0 ))" "$rc" "$ok" "$live" "$want" "$summary" "$misses" "${gap:-}" >> "$logs/throttle.jsonl" <<'PY'
 import json, re, sys
-mode, run, n, ns, rc, ok, live, want, summary = sys.argv[1:10]
+mode, run, n, ns, rc, ok, live, want, summary, misses, gap = sys.argv[1:12]
 m = re.search(r"\((\d+) API requests, (\d+) state writes\)(?:; (\d+) throttled \(429\), requests in flight adapted from (\d+) down to (\d+))?", summary)
 print(json.dumps({"mode": mode, "run": int(run), "n": int(n), "seconds": int(ns) / 1e9, "rc": int(rc), "complete": ok == "yes",
                   "live": int(live), "want": int(want), "requests": int(m[1]) if m else None,
-                  "throttled": int(m[3]) if m and m[3] else 0, "lowest": int(m[5]) if m and m[5] else None}))
+                  "throttled": int(m[3]) if m and m[3] else 0, "lowest": int(m[5]) if m and m[5] else None,
+                  "renewal_misses": int(misses), "longest_renewal_gap_ms": int(gap) if gap else None}))
 PY
   say "$mode run $run: exit $rc, $live/$want objects live, complete=$ok; $summary"
   kubectl delete namespace "$prefix-m0" "$prefix-m1" "$prefix-m2" "$prefix-m3" "$prefix-m4" --wait=false >/dev/null 2>&1 || true
@@ -85,7 +92,8 @@ python3 - "$logs/throttle.jsonl" "$limits" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 print(f"Throttled vs unthrottled: sync of {rows[0]['n']} fresh objects, {len(rows) // 2} runs each; limits: {sys.argv[2]}")
-print(f"{'APISERVER':<13}{'MEDIAN':>9}{'MIN-MAX':>17}{'429s (median)':>15}{'IN FLIGHT (lowest)':>20}{'COMPLETE':>10}")
+print(f"{'APISERVER':<13}{'MEDIAN':>9}{'MIN-MAX':>17}{'429s (median)':>15}{'IN FLIGHT (lowest)':>20}{'COMPLETE':>10}"
+      f"{'RENEWAL MISSES':>16}{'LONGEST GAP':>13}")
 med = {}
 for mode in ("unthrottled", "throttled"):
     rs = [r for r in rows if r["mode"] == mode]
@@ -97,7 +105,11 @@ for mode in ("unthrottled", "throttled"):
     span = f"{min(t):.1f}-{max(t):.1f}s"
     complete = f"{sum(r['complete'] for r in rs)}/{len(rs)}"
     lowest = str(min(low)) if low else "-"
-    print(f"{mode:<13}{med[mode]:>8.1f}s{span:>17}{statistics.median(r['throttled'] for r in rs):>15.0f}{lowest:>20}{complete:>10}")
+    misses = sum(r.get("renewal_misses", 0) for r in rs)
+    gaps = [r["longest_renewal_gap_ms"] for r in rs if r.get("longest_renewal_gap_ms") is not None]
+    gap = f"{max(gaps) / 1000:.1f}s" if gaps else "-"
+    print(f"{mode:<13}{med[mode]:>8.1f}s{span:>17}{statistics.median(r['throttled'] for r in rs):>15.0f}{lowest:>20}{complete:>10}"
+          f"{misses:>16}{gap:>13}")
 if len(med) == 2:
     print(f"throttled/unthrottled: {med['throttled'] / med['unthrottled']:.2f}x")
 PY

@@ -38,7 +38,8 @@ util::Error UnknownClusterIdentity(const std::string& context, const ClusterIden
     auto e = util::MakeError(util::ErrorKind::kTransport,
                              util::StrCat("cannot tell which cluster context ", util::Quote(context), " reaches, so ", what,
                                           " could act on the wrong one: ", identity.kube_system_problem));
-    e.hint = "Nothing was written. Fix the context, or leave it out of --contexts.";
+    e.hint = util::StartsWith(what, "a rollout") ? "Nothing was written. Fix the context, or leave it out of --contexts."
+                                                 : "Nothing was written. Check the connection to the cluster.";
     return e;
   }
   auto e = util::MakeError(

@@ -94,12 +94,15 @@ bool FromOrigin(const Revision& r, const std::string& origin) {
   return state::Origin::FromMark(r.origin).repository == state::NormalizeRepository(origin);
 }
 
-// The object --object names: its kind and group as the server resolved them, and its name.
+// The object --object names: its kind and group as the server resolved them, its name, and with -n its
+// namespace (where the object is: the key's, or the one the record gives for a key without one).
 struct ObjectFilter {
-  std::string group, kind, name;
+  std::string group, kind, name, namespace_name;
   bool Matches(const state::RevisionObject& o) const {
     auto k = state::ParseStateKey(o.key);
-    return k && k->group == group && k->kind == kind && k->name == name;
+    if (!k || k->group != group || k->kind != kind || k->name != name) return false;
+    const std::string& ns = o.namespace_name.empty() ? k->namespace_name : o.namespace_name;
+    return namespace_name.empty() || ns == namespace_name;
   }
 };
 
@@ -187,7 +190,8 @@ util::Result<int> StateHistoryOptions::Run(Context& ctx) {
     const size_t slash = object.find('/');
     auto type = kube::ResolveResourceType(*(*session)->client, object.substr(0, slash));
     if (!type) return type.error();
-    filter = ObjectFilter{type->group, type->kind, object.substr(slash + 1)};
+    filter = ObjectFilter{type->group, type->kind, object.substr(slash + 1),
+                          type->namespaced ? connection.kube.namespace_name : ""};
   }
   state::HistoryStore store(*(*session)->client);
   auto revisions = store.List((*session)->log);
@@ -253,7 +257,8 @@ Command NewStateHistoryCommand() {
     f.StringArray(&o->manifests, "manifest", 'm', "Only revisions that synced these manifests (repeatable).");
     f.String(&o->origin, "origin", 0,
              "Only revisions synced from this repository (as state list -o wide shows it), or repository:path.");
-    f.String(&o->object, "object", 0, "Only revisions that changed this object, TYPE/NAME as kubectl get takes it.");
+    f.String(&o->object, "object", 0,
+             "Only revisions that changed this object, TYPE/NAME as kubectl get takes it (in namespace -n when given).");
     AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name (with REVISION)");
     AddClusterFlags(f, o->connection, o->fleet, nullptr);
   };

@@ -189,12 +189,11 @@ util::Result<nlohmann::json> Client::SendWrite(const char* method, const nlohman
   return SendJson(call);
 }
 
-void Client::set_write_fence(std::function<util::Status()> fence,
-                             std::function<std::optional<std::chrono::steady_clock::time_point>()> held_until) {
+void Client::set_write_fence(std::function<util::Status()> fence, std::function<std::optional<WriteWindow>()> window) {
   auto shared = fence ? std::make_shared<const std::function<util::Status()>>(std::move(fence)) : nullptr;
   std::lock_guard<std::mutex> lock(fence_mu_);
   fence_ = std::move(shared);
-  held_until_ = std::move(held_until);
+  window_ = std::move(window);
 }
 
 util::Result<Client::Call> Client::ApplyCall(const nlohmann::json& object, const ApplyOptions& options) {

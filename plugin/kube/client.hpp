@@ -34,6 +34,12 @@ struct ObjectRef {
 };
 
 enum class DryRun { kNone, kAll };
+/// How long a write under a lock may take (Client::set_write_fence).
+struct WriteWindow {
+  std::chrono::steady_clock::time_point write_by;     ///< a write that starts now ends by then, on the server too
+  std::chrono::steady_clock::time_point ends_before;  ///< no write may be inside the server then (a takeover can follow)
+};
+
 /// Whether a write first asks the client's write fence (Client::set_write_fence).
 enum class Fence { kCheck, kSkip };
 
@@ -159,13 +165,12 @@ class Client {
   /// Every attempt of a write (any method but GET and HEAD) whose RequestOptions::fence is kCheck first
   /// calls `fence`, retries and waits after 429 included; its error fails the request unsent. Empty: none.
   /// The fence may block (the sync lock waits for a renewal), and must not send fenced requests itself.
-  /// `held_until`, when given (it must not block), says until when a write that starts now may still be inside
-  /// the server (nullopt: the lock is not held now): the write's ?timeout= and its client deadline end by then,
-  /// less kWriteSlack, so the server gives up on it before another holder could take the lock. The transport
-  /// asks again right before the write goes on the wire: one that could no longer end in time stays unsent, and
-  /// the attempt starts over at the fence.
-  void set_write_fence(std::function<util::Status()> fence,
-                       std::function<std::optional<std::chrono::steady_clock::time_point>()> held_until = {});
+  /// `window`, when given (it must not block), says how long a write that starts now may take (nullopt: the
+  /// lock is not held now): its ?timeout= and client deadline end by write_by, less kWriteSlack, so the server
+  /// gives up on it before another holder could take the lock. The transport asks again right before the write
+  /// goes on the wire (after any wait for a connection): one whose server-side timeout, counted from then, would
+  /// reach past ends_before stays unsent, and the attempt starts over at the fence.
+  void set_write_fence(std::function<util::Status()> fence, std::function<std::optional<WriteWindow>()> window = {});
   /// How much of a fenced write's bound is kept back for the time between building it and the server reading it.
   static constexpr std::chrono::milliseconds kWriteSlack{500};
 
@@ -222,7 +227,7 @@ class Client {
   std::atomic<bool> reached_server_{false};  ///< some request got an answer (a later refusal is a restart)
   std::mutex fence_mu_;
   std::shared_ptr<const std::function<util::Status()>> fence_;  // guarded by fence_mu_
-  std::function<std::optional<std::chrono::steady_clock::time_point>()> held_until_;  // guarded by fence_mu_
+  std::function<std::optional<WriteWindow>()> window_;  // guarded by fence_mu_
   std::mutex warn_mu_;
   std::set<std::string> warnings_seen_;
 };

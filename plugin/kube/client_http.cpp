@@ -108,26 +108,27 @@ util::Result<HttpResponse> Client::SendOnce(const Call& call, RequestCredentials
   auto creds = auth_.Get();
   if (!creds) return creds.error();
   *used = *creds;
-  std::function<std::optional<std::chrono::steady_clock::time_point>()> held_until;
+  std::function<std::optional<WriteWindow>()> window;
   if (IsWrite(call.method) && call.fence != Fence::kSkip) {
     std::lock_guard<std::mutex> lock(fence_mu_);
-    held_until = held_until_;
+    window = window_;
   }
   // A write under the lock ends, on the server too, before another holder could take the lock.
   std::optional<std::chrono::milliseconds> bound;
-  if (held_until) {
+  if (window) {
     const auto now = clock_.Steady();
-    const auto until = held_until();
-    if (!until || *until - now <= kWriteSlack) return Withheld();
-    bound = std::chrono::duration_cast<std::chrono::milliseconds>(*until - now - kWriteSlack);
+    const auto w = window();
+    if (!w) return Withheld();
+    bound = std::chrono::duration_cast<std::chrono::milliseconds>(w->write_by - now - kWriteSlack);
+    if (bound->count() < 1) return Withheld();  // 0 would mean no timeout at all
   }
   HttpRequest req = Build(call, *creds, bound);
-  if (held_until) {
-    // Right before the wire: the server's clock for ?timeout= starts about now, so now + bound must still
-    // end by the lock's bound (a request that waited for a connection longer than the slack goes again).
-    req.may_send = [held_until, b = *bound, this] {
-      const auto until = held_until();
-      return until && clock_.Steady() + b <= *until;
+  if (window) {
+    // Right before the wire (a new connection's handshake may have taken a while): the server's clock for
+    // ?timeout= starts about now, so now + bound must still end before a takeover could follow.
+    req.may_send = [window, b = *bound, this] {
+      const auto w = window();
+      return w && clock_.Steady() + b < w->ends_before;
     };
   }
   LogRequest(req);

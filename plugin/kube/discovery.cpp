@@ -61,7 +61,11 @@ util::Result<nlohmann::json> ParseDiscovery(const DiscoveryResponse& response, c
 util::Result<std::vector<ResourceInfo>> ResourceListAt(const DiscoveryResponse& response, const std::string& path) {
   auto doc = ParseDiscovery(response, path);
   if (!doc) return doc.error();
-  if (!util::JsonField(*doc, "resources").is_array()) return BadDocument(StrCat(path, " is not a resource list"));
+  // Go writes an empty list as null; a missing or other value is not a resource list.
+  const auto resources = doc->find("resources");
+  if (resources == doc->end() || !(resources->is_array() || resources->is_null())) {
+    return BadDocument(StrCat(path, " is not a resource list"));
+  }
   return ParseResourceList(*doc);
 }
 

@@ -151,7 +151,17 @@ util::Result<std::optional<std::string>> Deleter::RenderedInOtherGroup(const Obj
     const ObjectIdentity& other_id = it->second;
     if (other_id.group == id.group) continue;
     auto served = client_.ResolveGroupKind(other_id.group, other_id.kind);
-    if (!served && served.error().kind == util::ErrorKind::kNotFound) continue;
+    if (!served && served.error().kind == util::ErrorKind::kNotFound) {
+      // Not listed is "not served" only when the group's API server answers discovery.
+      auto all = client_.Served();
+      if (!all) return all.error();
+      for (const auto& gv : all->stale) {
+        if (gv.substr(0, gv.find('/')) == other_id.group && gv.find('/') != std::string::npos) {
+          return util::MakeError(util::ErrorKind::kApi, StrCat("API ", gv, " is unavailable (its APIService does not answer)"));
+        }
+      }
+      continue;
+    }
     if (!served) return served.error();
     const std::string api_version =
         other_id.group.empty() ? served->version : StrCat(other_id.group, "/", served->version);

@@ -208,7 +208,8 @@ util::Result<std::unique_ptr<SyncLock>> SyncLock::Acquire(kube::Client& client, 
       auto e = util::MakeError(util::ErrorKind::kConflict, StrCat("another sync holds the lock (lease ", kStateNamespace,
                                                                   "/", kLeaseName, ", holder ", holder, ")"));
       e.hint = "Wait for it to finish, or raise --lock-timeout (a holder that stopped renewing is taken over "
-               "once its lease duration has passed).";
+               "once its lease duration has passed; one gone from this machine once its last writes' time limit, "
+               "5/6 of the lease after its last renewal, has).";
       return e;
     }
     if (!announced) {
@@ -231,16 +232,21 @@ SyncLock::SyncLock(kube::Client& client, util::Clock& clock, util::Logger& log, 
   // write goes out, the same test without waiting: a sync stopped (SIGSTOP, a paused VM) between the two
   // past the lease sends nothing once it runs again.
   client_.set_write_fence([this] { return Check(); },
-                          [this]() -> std::optional<std::chrono::steady_clock::time_point> {
+                          [this]() -> std::optional<kube::WriteWindow> {
                             std::lock_guard<std::mutex> lock(mu_);
                             if (!lost_.empty() || !HeldLocked(clock_.Steady())) return std::nullopt;
-                            return renewed_started_ + WriteBound(options_.lease_duration);
+                            // Another process takes over only after a whole lease unchanged; a margin for
+                            // the way to the server and for clocks that run apart.
+                            const auto lease = std::chrono::duration_cast<std::chrono::milliseconds>(options_.lease_duration);
+                            return kube::WriteWindow{renewed_started_ + WriteBound(lease),
+                                                     renewed_started_ + lease - lease / 15};
                           });
   renewer_ = std::thread([this] { RenewLoop(); });
 }
 
 bool SyncLock::HeldLocked(std::chrono::steady_clock::time_point now) const {
-  return lost_.empty() && now - renewed_started_ <= options_.lease_duration * 2 / 3;
+  const auto lease = std::chrono::duration_cast<std::chrono::milliseconds>(options_.lease_duration);
+  return lost_.empty() && now - renewed_started_ <= lease * 2 / 3;
 }
 
 void SyncLock::RenewOnce(std::unique_lock<std::mutex>& lock) {
@@ -253,6 +259,7 @@ void SyncLock::RenewOnce(std::unique_lock<std::mutex>& lock) {
   // (Check is waiting), each attempt gets a period.
   const auto deadline = std::max(renewed_started_ + options_.lease_duration * 2 / 3, started + period);
   const kube::RequestOptions request{kube::DryRun::kNone, kube::Fence::kSkip, deadline};
+  renewing_ = true;  // writes wait at the fence meanwhile: the renewal is never queued behind them
   lock.unlock();  // no request under the lock: Check() must never wait for the network while holding it
   const auto mine = [&](const json& live) { return Holder(live) == options_.holder && Spec(live, "renewTime") == renew_time; };
   auto written = kube::WriteSettled(client_, renewed, mine, request);
@@ -260,8 +267,16 @@ void SyncLock::RenewOnce(std::unique_lock<std::mutex>& lock) {
   const bool conflict = !written && written.error().kind == util::ErrorKind::kConflict;
   if (conflict) current = client_.Get(kLeaseRef, request);
   lock.lock();
+  renewing_ = false;
   if (written) {
     lease_ = *written;
+    if (log_.Enabled(2)) {  // bench/throttle.sh reads these: how close renewals come to their deadline
+      using std::chrono::duration_cast, std::chrono::milliseconds;
+      log_.Log(2, StrCat("renewed the sync lock in ", duration_cast<milliseconds>(clock_.Steady() - started).count(),
+                         "ms, ", duration_cast<milliseconds>(clock_.Steady() - renewed_started_).count(),
+                         "ms after the previous renewal began (deadline ",
+                         duration_cast<milliseconds>(options_.lease_duration * 2 / 3).count(), "ms)"));
+    }
     renewed_started_ = started;
     renew_error_.clear();
     waiting_announced_ = false;
@@ -281,7 +296,9 @@ void SyncLock::RenewOnce(std::unique_lock<std::mutex>& lock) {
 }
 
 void SyncLock::RenewLoop() {
-  const auto period = std::chrono::duration_cast<std::chrono::milliseconds>(options_.lease_duration) / 3;
+  // Every 1/6 of the lease: a write's bound (WriteBound from the last renewal) then leaves it at least
+  // 2/3 of the lease, about 10 s of a 15 s lease.
+  const auto period = std::chrono::duration_cast<std::chrono::milliseconds>(options_.lease_duration) / 6;
   std::unique_lock<std::mutex> lock(mu_);
   auto wait = period;
   while (!changed_cv_.wait_for(lock, wait, [this] { return stop_; })) {
@@ -296,6 +313,13 @@ util::Status SyncLock::Check() {
   for (;;) {
     if (!lost_.empty()) return util::MakeError(util::ErrorKind::kConflict, lost_);
     const auto now = clock_.Steady();
+    // A renewal has its own lane: while it is on the wire no new write starts, so under a 429 storm it
+    // meets a server slot as soon as one frees instead of waiting behind the queued applies. Its deadline
+    // bounds the wait.
+    if (renewing_ && !stop_) {
+      changed_cv_.wait_for(lock, std::chrono::milliseconds(200));
+      continue;
+    }
     if (HeldLocked(now)) return util::Ok();
     const auto silent = std::chrono::duration_cast<std::chrono::seconds>(now - renewed_started_);
     if (silent >= options_.lease_duration * kGiveUpLeases || stop_) {

@@ -50,7 +50,8 @@ struct LockOptions {
 /// and each renewal request is cut at that deadline. Past it, Check() waits for a renewal: one that
 /// succeeds is conditional on the lease's resourceVersion, so it proves nobody took the lock in between,
 /// and writing resumes (an apiserver restart); another holder, or none for 4 lease durations, loses it.
-/// Every fenced write is bound by the lease: its ?timeout= and client deadline end 5/6 of the lease duration
+/// While a renewal is on the wire, Check() holds new writes back (the renewal's own lane: under a 429 storm
+/// it is never queued behind the sync's applies). Every fenced write is bound by the lease: its ?timeout= and client deadline end 5/6 of the lease duration
 /// after the start of the last renewal, so the server gives up on a write it holds (a slow webhook) before
 /// another process, which waits a whole lease duration unchanged, could take the lock.
 class SyncLock {
@@ -83,6 +84,7 @@ class SyncLock {
   std::string renew_error_;                                 // guarded by mu_: why the last renewal failed
   std::string lost_;                                        // guarded by mu_: non-empty (the error) once lost
   bool waiting_announced_ = false;                          // guarded by mu_: Check warned it waits
+  bool renewing_ = false;                                   // guarded by mu_: a renewal is on the wire
   std::condition_variable changed_cv_;                      // a renewal ended, or stop_
   bool stop_ = false;                                       // guarded by mu_
   std::thread renewer_;

@@ -197,9 +197,9 @@ TEST_CASE("client: the fence's guard has the last word right before a write goes
         if (++fence_asked == 1 || fence_says.empty()) return util::Ok();
         return util::MakeError(util::ErrorKind::kConflict, fence_says);
       },
-      [&]() -> std::optional<std::chrono::steady_clock::time_point> {
+      [&]() -> std::optional<WriteWindow> {
         if (!held) return std::nullopt;
-        return f.clock.Steady() + std::chrono::seconds(10);
+        return WriteWindow{f.clock.Steady() + std::chrono::seconds(10), f.clock.Steady() + std::chrono::seconds(14)};
       });
   REQUIRE(client.Update(WithVersion("7")));
   CHECK(fence_asked == 1);
@@ -228,16 +228,20 @@ TEST_CASE("client: a write under the lock ends, on the server too, by the lock's
   f.transport.Add(KeyOf("PUT"), 200, kObject.dump());
   f.transport.Add(KeyOf("PUT"), 200, kObject.dump());
   Client client(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  // Renewed at 0: writes end by 12.5 s, a takeover could follow from 14 s.
   auto until = f.clock.Steady() + std::chrono::milliseconds(12500);
-  client.set_write_fence([] { return util::Ok(); },
-                         [&]() -> std::optional<std::chrono::steady_clock::time_point> { return until; });
+  client.set_write_fence([] { return util::Ok(); }, [&]() -> std::optional<WriteWindow> {
+    return WriteWindow{until, until + std::chrono::milliseconds(1500)};
+  });
   REQUIRE(client.Update(WithVersion("7")));
   const HttpRequest& sent = f.transport.requests.back();
   CHECK(sent.url.find("timeout=12s") != std::string::npos);  // 12.5 s less kWriteSlack
   CHECK(sent.timeout == std::chrono::seconds(12));
   REQUIRE(sent.may_send);
   CHECK(sent.may_send());
-  f.clock.now += std::chrono::milliseconds(600);  // waited for a connection past the slack: not sent so
+  f.clock.now += std::chrono::milliseconds(1900);  // a slow handshake: 1.9 + 12 s still ends before 14 s
+  CHECK(sent.may_send());
+  f.clock.now += std::chrono::milliseconds(200);  // 2.1 + 12 s would not: not sent so
   CHECK_FALSE(sent.may_send());
   // The lock's own requests have no bound.
   REQUIRE(client.Update(WithVersion("7"), RequestOptions{DryRun::kNone, Fence::kSkip, std::nullopt}));
@@ -246,8 +250,9 @@ TEST_CASE("client: a write under the lock ends, on the server too, by the lock's
   f.config.timeout = std::chrono::seconds(5);
   Client configured(f.config, f.transport, f.procs, f.log, f.clock, f.env);
   until = f.clock.Steady() + std::chrono::seconds(12);
-  configured.set_write_fence([] { return util::Ok(); },
-                             [&]() -> std::optional<std::chrono::steady_clock::time_point> { return until; });
+  configured.set_write_fence([] { return util::Ok(); }, [&]() -> std::optional<WriteWindow> {
+    return WriteWindow{until, until + std::chrono::seconds(2)};
+  });
   REQUIRE(configured.Update(WithVersion("7")));
   CHECK(f.transport.requests.back().url.find("timeout=5s") != std::string::npos);
   client.set_write_fence(nullptr);

@@ -125,6 +125,15 @@ TEST_CASE("client: a legacy group answer that is not a resource list is an error
     REQUIRE_FALSE(got);
     CHECK(got.error().kind == util::ErrorKind::kApi);
   }
+  Fixture f;  // Go's nil slice: a group-version that serves nothing
+  f.transport.routes.clear();
+  f.transport.Add("GET /prefix/api", 200, R"({"kind":"APIVersions","versions":["v1"]})");
+  f.transport.Add("GET /prefix/apis", 200,
+                  R"({"kind":"APIGroupList","groups":[{"name":"apps","versions":[{"groupVersion":"apps/v1"}]}]})");
+  f.transport.Add("GET /prefix/api/v1", 200, R"({"groupVersion":"v1","resources":[{"name":"pods","kind":"Pod","namespaced":true}]})");
+  f.transport.Add("GET /prefix/apis/apps/v1", 200, R"({"kind":"APIResourceList","groupVersion":"apps/v1","resources":null})");
+  Client c(f.config, f.transport, f.procs, f.log, f.clock, f.env);
+  CHECK(c.Resolve("v1", "Pod"));
 }
 
 TEST_CASE("client: 401 re-runs exec and retries once, then Unauthorized") {
