@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The sync lock and containers: two CI jobs on one node share the kernel's boot id but not their PID
-# namespaces, so a pid seen from one says nothing about the other. A lock holder counts as gone at once only
-# when its record names this boot, host name and PID namespace and its process is gone; otherwise its lease
-# must expire. Then two real syncs, the second in its own PID namespace (unshare): it waits for the first,
-# which finishes without losing the lock. Takes ~30 s.
+# namespaces, so a pid seen from one says nothing about the other. A lock holder counts as gone only when its
+# record names this boot, host name and PID namespace and its process is gone (it is then taken over once its
+# writes' time limit has passed); otherwise its lease must expire. Then two real syncs, the second in its own PID namespace (unshare): it waits for the first,
+# which finishes without losing the lock. Takes ~60 s.
 source "$(dirname "$0")/lib.sh"
 
 m=lc$RANDOM
@@ -26,8 +26,8 @@ host=$(hostname)
 pidns=$(readlink /proc/self/ns/pid)
 dead=$(( $(cat /proc/sys/kernel/pid_max) - 7 ))  # a pid no process has here
 kill -0 "$dead" 2>/dev/null && dead=$(( dead - 1 ))
-hold() {  # hold RECORD: a lease held by `other`, renewed now, whose process record is RECORD
-  local now; now=$(date -u +%Y-%m-%dT%H:%M:%S.000000Z)
+hold() {  # hold RECORD [AGO]: a lease held by `other`, renewed AGO seconds ago (default 0), whose process record is RECORD
+  local now; now=$(date -u -d "-${2:-0} seconds" +%Y-%m-%dT%H:%M:%S.000000Z)
   kubectl apply --server-side --force-conflicts --field-manager e2e -f - >/dev/null <<EOF
 apiVersion: coordination.k8s.io/v1
 kind: Lease
@@ -45,11 +45,21 @@ for case in "another PID namespace|other $boot $dead $host pid:[4026599999]" \
   expect_rc 1 "a dead pid in ${case%%|*}: the lease is not taken at once" kubectl tazuna state sync --lock-timeout 2s
   expect_contains "$ERR" "another sync holds the lock (lease tazuna/tazuna-sync, holder other)" "${case%%|*}: the holder is named"
 done
-hold "other $boot $dead $host $pidns"
+# Gone from this very place, last renewed 26 s ago: its writes' time limit (5/6 of its 30 s lease after that
+# renewal) has passed, so the lease is taken over at once.
+hold "other $boot $dead $host $pidns" 26
 t0=$(date +%s%N)
 expect_rc 0 "a dead pid in this very place: the lease is taken over at once" kubectl tazuna state sync --lock-timeout 20s
 waited=$(( ($(date +%s%N) - t0) / 1000000 ))
 if [ "$waited" -lt 10000 ]; then pass "taken over after ${waited} ms, not the lease's 30 s"; else fail "took ${waited} ms"; fi
+# Renewed just now: a write it sent may still be inside the server until that limit (25 s) and a second;
+# the lease is taken once it has passed, before the 30 s a lease seen unchanged would take.
+hold "other $boot $dead $host $pidns" 0
+t0=$(date +%s%N)
+expect_rc 0 "a dead pid renewed just now: taken over once its writes' time limit passed" kubectl tazuna state sync --lock-timeout 40s
+waited=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$waited" -ge 24000 ] && [ "$waited" -lt 30000 ]; then pass "taken over after ${waited} ms: past the 25 s limit, before 30 s"
+else fail "took ${waited} ms"; fi
 
 # Two real syncs on this machine, the second in its own PID namespace, as two CI jobs on one node.
 if ! unshare -Urpf true 2>/dev/null; then
