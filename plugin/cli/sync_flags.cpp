@@ -64,6 +64,16 @@ util::Result<HeldLock> TakeSyncLock(Context& ctx, kube::Client& client, util::Lo
   if (so.dry_run != kube::DryRun::kNone) return held;
   state::LockOptions lo = state::DefaultLockOptions();
   lo.wait = wait;
+  // TAZUNA_LOCK_LEASE_DURATION: a longer lease gives each write more time (its bound is 5/6 of it), a
+  // shorter one lets the sync after a crashed one start sooner. Whole seconds, 3 to 600.
+  if (auto text = ctx.env.Get("TAZUNA_LOCK_LEASE_DURATION"); text && !text->empty()) {
+    auto seconds = ParseLockTimeout(*text);
+    if (!seconds || *seconds < std::chrono::seconds(3) || *seconds > std::chrono::seconds(600)) {
+      return util::MakeError(util::ErrorKind::kUsage, "invalid TAZUNA_LOCK_LEASE_DURATION \"" + *text +
+                                                          "\": use whole seconds from 3s to 600s, e.g. 30s");
+    }
+    lo.lease_duration = std::chrono::duration_cast<std::chrono::seconds>(*seconds);
+  }
   held.holder = lo.holder;
   auto taken = state::SyncLock::Acquire(client, ctx.clock, log, lo);
   if (!taken) return taken.error();
