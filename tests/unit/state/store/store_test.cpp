@@ -44,12 +44,12 @@ TEST_CASE("store: an origin that does not read as {repository, path} is an error
       {R"({"takenFrom":[{"repository":"r","path":[]}]})",
        "configmap tazuna-state-m: _metadata takenFrom is not {repository, path}"},
   };
-  for (const auto& [metadata, want] : cases) {
-    CAPTURE(metadata);
+  for (const auto& c : cases) {
+    CAPTURE(c.first);
     ManifestState back;
-    const auto st = ParseData("tazuna-state-m", {{"_metadata", metadata}}, back);
+    const auto st = ParseData("tazuna-state-m", {{"_metadata", c.first}}, back);
     REQUIRE_FALSE(st);
-    CHECK(st.error().message == want);
+    CHECK(st.error().message == c.second);
   }
   ManifestState go;  // the Go tool's state: no origin at all
   REQUIRE(ParseData("tazuna-state-m", {{"_metadata", R"({"gitCommitHash":"c","lastSyncedAt":"t"})"}}, go));
