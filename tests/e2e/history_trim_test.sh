@@ -84,9 +84,13 @@ expect_eq "$(revisions --origin "github.com/e2e-history/$m-b")" "$b_ids" "reposi
 expect_rc 0 "the record of no origin still survives" kubectl get cm -n tazuna "tazuna-revision-$unmarked"
 
 # --- 3. --object TYPE/NAME, as kubectl get takes it: only revisions that changed it, and only it.
-run kubectl tazuna state history -o json --object cm/b
+# In namespace -n (other tests of the suite change ConfigMaps named b elsewhere).
+run kubectl tazuna state history -o json --object cm/b -n "$ns"
 expect_eq "$(echo "$OUT" | python3 -c 'import json,sys; print(" ".join(i["id"] for i in json.load(sys.stdin)["items"]))')" "$b_ids" \
-  "--object cm/b lists the one revision that changed ConfigMap b"
+  "--object cm/b -n NS lists the one revision that changed ConfigMap b there"
+run kubectl tazuna state history -o json --object cm/b -n "$ns-elsewhere"
+expect_eq "$(echo "$OUT" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')" "0" \
+  "--object cm/b in another namespace lists none"
 run kubectl tazuna state history "$b_ids" --object configmaps/c
 expect_eq "$OUT" "" "--object with REVISION lists only that object's rows (none: b's sync did not change c)"
 expect_rc 1 "--object of an unknown type" kubectl tazuna state history --object nosuchtype/x
