@@ -94,7 +94,6 @@ util::Result<kube::ObjectRef> ServedRef(kube::Client& client, const StateKey& k,
   return ref;
 }
 
-// A group/version of `group` whose APIService does not answer (what it serves is not known), or "".
 std::string StaleVersionOf(const std::vector<std::string>& stale, const std::string& group) {
   for (const auto& gv : stale) {
     const size_t slash = gv.find('/');

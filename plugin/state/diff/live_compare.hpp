@@ -48,6 +48,10 @@ class CrdIndex {
 /// returned.
 util::Result<Live> ReadLive(kube::Client& client, const StateKey& k, const std::string& ns, CrdIndex* crds = nullptr);
 
+/// The first group/version of `group` in `stale` (kube::ServedResources::stale: an APIService that does not
+/// answer, so what it serves is not known), or "" when none is.
+std::string StaleVersionOf(const std::vector<std::string>& stale, const std::string& group);
+
 /// ReadLive's object only.
 util::Result<std::optional<nlohmann::json>> GetLive(kube::Client& client, const StateKey& k, const std::string& ns,
                                                     CrdIndex* crds = nullptr);

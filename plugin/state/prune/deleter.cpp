@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "state/apply/ownership.hpp"
+#include "state/diff/live_compare.hpp"
 #include "state/prune/namespace_contents.hpp"
 #include "util/json_get.hpp"
 #include "util/strings.hpp"
@@ -155,10 +156,8 @@ util::Result<std::optional<std::string>> Deleter::RenderedInOtherGroup(const Obj
       // Not listed is "not served" only when the group's API server answers discovery.
       auto all = client_.Served();
       if (!all) return all.error();
-      for (const auto& gv : all->stale) {
-        if (gv.substr(0, gv.find('/')) == other_id.group && gv.find('/') != std::string::npos) {
-          return util::MakeError(util::ErrorKind::kApi, StrCat("API ", gv, " is unavailable (its APIService does not answer)"));
-        }
+      if (const std::string gv = StaleVersionOf(all->stale, other_id.group); !gv.empty()) {
+        return util::MakeError(util::ErrorKind::kApi, StrCat("API ", gv, " is unavailable (its APIService does not answer)"));
       }
       continue;
     }
