@@ -89,7 +89,9 @@ struct GoValue {
   }
   static GoValue Map(GoMap v) {
     GoValue x = Of(GoKind::kMap);
-    x.map = std::make_shared<const GoMap>(std::move(v));
+    // A non-const object behind the const view: set, unset, merge and mergeOverwrite write through it, as Go
+    // writes through a map it was given (sprig_functions.cpp).
+    x.map = std::make_shared<GoMap>(std::move(v));
     return x;
   }
   static GoValue Slice(GoSlice v) {

@@ -189,7 +189,10 @@ Result<Flow> Executor::WalkRange(const GoValue& dot, const Node& r) {
       flow = run(GoValue::Int(static_cast<int64_t>(i)), (*val.slice)[i]);
     }
   } else if (val.kind == GoKind::kMap) {
-    for (auto it = val.map->begin(); it != val.map->end() && flow && *flow == Flow::kNormal; ++it) {
+    // As Go (fmtsort.Sort): the entries as they were when the range began; sprig's set and unset may change
+    // the map meanwhile.
+    const util::GoMap entries = *val.map;
+    for (auto it = entries.begin(); it != entries.end() && flow && *flow == Flow::kNormal; ++it) {
       flow = run(GoValue::String(it->first), it->second);
     }
   } else if (val.kind != GoKind::kInvalid) {
