@@ -19,8 +19,17 @@ struct HelmfileRun {
   std::string dir;   ///< its directory
   const HelmfileOptions& options;
   const TazunaFile& tazuna;
-  nlohmann::json vars = nlohmann::json::object();  ///< resolved helmfile.vars: the state values
+  nlohmann::json vars = nlohmann::json::object();  ///< resolved helmfile.vars, tazuna.hint.yaml applied
+  std::vector<std::string> extra_values;           ///< helmfile.extraValueFiles, as paths (PrepareHelmfile)
 };
+
+/// The run of a manifest's helmfile: the file (FindHelmfile), its vars resolved (ResolveHelmfileVars) and
+/// checked against the tazuna.hint.yaml beside it (ParseHint, CheckVarKinds, ApplyHint), and its
+/// extraValueFiles read from the helmfile's directory, as the Go tool reads them. A file found only
+/// relative to tazuna.yaml's directory (where the previous version of this tool read it) is still read,
+/// with a warning when `warn` is set.
+util::Result<HelmfileRun> PrepareHelmfile(const std::string& path, const HelmfileOptions& options,
+                                          const TazunaFile& file, RenderContext& ctx, bool warn);
 
 /// The helmfile a manifest's `path` names: the file itself, or in a directory helmfile.yaml.gotmpl,
 /// helmfile.yaml, helmfile.yml.gotmpl or helmfile.yml (the first found); kNotFound otherwise.
@@ -34,11 +43,10 @@ std::string ReleaseNamespace(const std::string& release_namespace, const Helmfil
 util::Result<Documents> TargetNamespace(Documents docs, const std::string& ns, const std::string& source,
                                         RenderContext& ctx);
 
-/// The helmfile's YAML documents as helmfile v1 reads them: a file named *.gotmpl rendered first
-/// (RenderHelmfileTemplate, every environment variable it reads added to `env_reads` when given), any other
-/// read as it is. kToolMissing for a template this project cannot render (helper templates, functions).
-util::Result<std::vector<nlohmann::json>> HelmfileDocuments(const HelmfileRun& run, RenderContext& ctx,
-                                                            std::set<std::string>* env_reads);
+/// The helmfile's YAML documents as the Go tazuna reads them: the file rendered as a template first when it
+/// holds `{{` (RenderHelmfileTemplate, whatever its name), then parsed. kToolMissing for a template only
+/// helmfile renders (helper templates, helmfile's own functions).
+util::Result<std::vector<nlohmann::json>> HelmfileDocuments(const HelmfileRun& run, RenderContext& ctx);
 
 /// The string value of `obj[key]` as helmfile reads it ("" when absent or null; numbers as Go prints them).
 std::string StringOf(const nlohmann::json& obj, const char* key);

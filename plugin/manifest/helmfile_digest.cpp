@@ -43,9 +43,7 @@ std::vector<ChartText> ReleaseValues(const json& release, const HelmfileRun& run
     if (entry.is_string()) add_file(entry.get<std::string>(), util::CleanJoin(run.dir, entry.get<std::string>()));
     if (entry.is_object()) out.push_back({"inline values", entry.dump()});
   }
-  for (const std::string& extra : run.options.extra_value_files) {
-    add_file(extra, util::CleanJoin(run.tazuna.dir, extra));
-  }
+  for (const std::string& extra : run.extra_values) add_file(extra, extra);
   if (release.contains("set")) out.push_back({"set", release["set"].dump()});
   return out;
 }
@@ -208,9 +206,10 @@ std::string OptionLines(const HelmfileOptions& o, const TazunaFile& file, Render
   return text + "defaultKubeVersion " + ctx.default_kube_version + "\n";
 }
 
-// Every variable the helmfile's template read, and those helm and helmfile read themselves (HELM_*,
-// HELMFILE_*), by a hash of their value.
-std::string EnvLines(std::set<std::string> names, const util::Environment& env, bool& private_inputs) {
+// The variables helm and helmfile read themselves (HELM_*, HELMFILE_*), by a hash of their value (the
+// helmfile's template reads none: RenderHelmfileTemplate has no env).
+std::string EnvLines(const util::Environment& env, bool& private_inputs) {
+  std::set<std::string> names;
   for (const auto& [name, value] : env.vars()) {
     if (util::StartsWith(name, "HELM_") || util::StartsWith(name, "HELMFILE_")) names.insert(name);
   }
@@ -233,25 +232,22 @@ InputDigest DigestHelmfile(const Manifest& m, const TazunaFile& file, RenderCont
   const std::string helm = ToolStamp("helm", ctx.env, reason), helmfile = ToolStamp("helmfile", ctx.env, reason);
   if (!reason.empty()) return {"", "helmfile: " + reason};
   if (helm.empty()) return {"", "helmfile: helm not found on PATH"};
-  util::Result<std::string> path = FindHelmfile(util::CleanJoin(file.dir, m.path), ctx);
-  if (!path) return {"", path.error().message};
-  util::Result<json> vars = ResolveHelmfileVars(m.helmfile.vars, ctx);
-  if (!vars) return {"", vars.error().message};
-  const HelmfileRun run{*path, util::DirName(*path), m.helmfile, file, *vars};
-  std::set<std::string> env_reads;
-  util::Result<std::vector<json>> docs = HelmfileDocuments(run, ctx, &env_reads);
+  util::Result<HelmfileRun> run = PrepareHelmfile(util::CleanJoin(file.dir, m.path), m.helmfile, file, ctx, false);
+  if (!run) return {"", run.error().message};
+  util::Result<std::vector<json>> docs = HelmfileDocuments(*run, ctx);
   if (!docs) return {"", "helmfile: " + docs.error().message};
   const std::string root = RepositoryRoot(file.dir, ctx.files);
   HelmfileInputs inputs(ctx, root);
-  inputs.State(*docs, run);
-  inputs.Dir(RealPath(run.dir), "helmfile directory");
-  for (const std::string& extra : m.helmfile.extra_value_files) inputs.File(util::JoinPath(file.dir, extra), "values file");
+  inputs.State(*docs, *run);
+  inputs.Dir(RealPath(run->dir), "helmfile directory");  // tazuna.hint.yaml among them
+  for (const std::string& extra : run->extra_values) inputs.File(extra, "values file");
   if (!inputs.reason().empty()) return {"", inputs.reason()};
   bool private_inputs = std::any_of(m.helmfile.vars.begin(), m.helmfile.vars.end(),
                                     [](const auto& var) { return var.second.from == "env"; });
-  const std::string env_lines = EnvLines(std::move(env_reads), ctx.env, private_inputs);
+  const std::string env_lines = EnvLines(ctx.env, private_inputs);
   std::string text = util::StrCat(DigestHeader(m, ctx), OptionLines(m.helmfile, file, ctx), "helm ", helm,
-                                  "\nhelmfile ", helmfile, "\nfile ", std::filesystem::path(RealPath(*path)).lexically_relative(root).string(), "\nvars ", util::Sha256Hex(vars->dump()),
+                                  "\nhelmfile ", helmfile, "\nfile ", std::filesystem::path(RealPath(run->file)).lexically_relative(root).string(),
+                                  "\nvars ", util::Sha256Hex(run->vars.dump()), "\nextra ", util::Join(run->extra_values, ","),
                                   "\n", env_lines, inputs.lines());
   text = WithFiles(std::move(text), inputs.files(), root, ctx.files, reason);
   InputDigest out = DigestOf(text, reason);

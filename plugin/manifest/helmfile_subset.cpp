@@ -1,7 +1,7 @@
-// helmfile manifests without the helmfile binary: the subset of helmfile.yaml the Go tool's own
-// renderer reads, rendered as helmfile v1 renders it (a template only when named *.gotmpl), then
-// `helm template` per release. What helmfile would do differently is refused, naming what needs the
-// helmfile binary; tests/e2e/helmfile_test.sh compares the results with real helmfile.
+// helmfile manifests as the Go tazuna renders them: the subset of helmfile.yaml its own renderer reads,
+// the file rendered as its template (helmfile_template.cpp), then `helm template` per release. What only
+// the helmfile binary renders is kToolMissing, naming it (render_helmfile.cpp then runs helmfile when it
+// is installed); tests/e2e/helmfile_test.sh compares the results with real helmfile.
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -78,8 +78,8 @@ util::Result<json> ReleaseValues(const json& release, const HelmfileRun& run, Re
       }
     }
   }
-  for (const std::string& extra : run.options.extra_value_files) {
-    if (util::Status s = MergeValuesFile(util::CleanJoin(run.tazuna.dir, extra), merged, ctx); !s) return s.error();
+  for (const std::string& extra : run.extra_values) {
+    if (util::Status s = MergeValuesFile(extra, merged, ctx); !s) return s.error();
   }
   return merged;
 }
@@ -196,22 +196,19 @@ bool IsSubsetReleaseKey(const std::string& key) {
   return std::find(kAllowed.begin(), kAllowed.end(), key) != kAllowed.end();
 }
 
-util::Result<std::vector<json>> HelmfileDocuments(const HelmfileRun& run, RenderContext& ctx,
-                                                  std::set<std::string>* env_reads) {
+util::Result<std::vector<json>> HelmfileDocuments(const HelmfileRun& run, RenderContext& ctx) {
   util::Result<std::string> text = ctx.files.ReadFile(run.file);
   if (!text) return text.error();
-  if (util::EndsWith(run.file, ".gotmpl")) {
+  // As the Go tazuna: every helmfile is a template, whatever its name (helmfile v1 renders only *.gotmpl;
+  // a plain helmfile.yaml with no {{ renders the same either way).
+  if (text->find("{{") != std::string::npos) {
     if (auto helpers = ctx.files.Glob(util::JoinPath(run.dir, "_*.tpl")); helpers && !helpers->empty()) {
       return NeedsHelmfile(run.file, util::StrCat("helper template ", util::Quote(helpers->front())));
     }
-    // What the real helmfile's template sees: no --namespace (so `.Namespace` is empty), and HELM_NAMESPACE
-    // as RenderWithHelmfile sets it.
     HelmfileTemplateData data;
     data.values = run.vars;
     data.environment_name = run.tazuna.environment.empty() ? "default" : run.tazuna.environment;
-    util::Environment env = ctx.env;
-    env.Set("HELM_NAMESPACE", ReleaseNamespace("", run.options));
-    text = RenderHelmfileTemplate(*text, data, run.file, env, env_reads);
+    text = RenderHelmfileTemplate(*text, data, run.file);
     if (!text) return text.error();
   }
   util::YamlOptions options;
@@ -222,15 +219,7 @@ util::Result<std::vector<json>> HelmfileDocuments(const HelmfileRun& run, Render
 namespace {
 
 util::Result<json> LoadHelmfileState(const HelmfileRun& run, RenderContext& ctx) {
-  // helmfile v1 renders a template only when the file is named *.gotmpl.
-  if (!util::EndsWith(run.file, ".gotmpl")) {
-    if (auto text = ctx.files.ReadFile(run.file); text && text->find("{{") != std::string::npos) {
-      ctx.log.Warning(util::StrCat(run.file, ": {{ }} is read as text: helmfile renders templates only in files named "
-                                          "*.gotmpl (the Go tool rendered them here); rename it to ",
-                                run.file, ".gotmpl to render it"));
-    }
-  }
-  util::Result<std::vector<json>> docs = HelmfileDocuments(run, ctx, nullptr);
+  util::Result<std::vector<json>> docs = HelmfileDocuments(run, ctx);
   if (!docs) return docs.error();
   if (docs->size() > 1) return NeedsHelmfile(run.file, "a helmfile of several YAML documents");
   json state = docs->empty() ? json::object() : std::move(docs->front());

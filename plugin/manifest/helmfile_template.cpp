@@ -1,22 +1,16 @@
-// helmfile.yaml.gotmpl without the helmfile binary: Go's text/template twin with the few helmfile and
-// sprig functions whose results tests/e2e/helmfile_test.sh compares with real helmfile.
+// helmfile templates as the Go tazuna renders them (renderHelmfileTemplate there): text/template with
+// missingkey=zero over a map of Values, StateValues and Environment, with sprig (sprig_functions.cpp).
 #include "manifest/helmfile_template.hpp"
 
 #include "manifest/gotemplate/exec.hpp"
 #include "manifest/gotemplate/parse.hpp"
-#include "util/go_fmt.hpp"
-#include "util/go_strconv.hpp"
-#include "util/go_unicode.hpp"
+#include "manifest/sprig_functions.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::manifest {
 namespace {
 
-using gotemplate::ArgType;
-using util::GoKind;
 using util::GoValue;
-
-util::Error Fail(std::string message) { return util::MakeError(util::ErrorKind::kInput, std::move(message)); }
 
 GoValue FromJson(const nlohmann::json& v) {
   if (v.is_object()) {
@@ -36,75 +30,20 @@ GoValue FromJson(const nlohmann::json& v) {
   return GoValue::Nil();
 }
 
-// sprig's strval: a string as it is, anything else as %v.
-std::string StrVal(const GoValue& v) { return v.kind == GoKind::kString ? v.s : util::GoSprint({v}); }
-
-bool Empty(const GoValue& v) {
-  bool ok = true;
-  return !gotemplate::IsTrue(v, &ok);
-}
-
-std::string TrimSpace(const std::string& s) {
-  size_t begin = 0, end = s.size();
-  while (begin < end) {
-    const util::DecodedRune d = util::DecodeRune(std::string_view(s).substr(begin));
-    if (!util::IsGoSpace(d.rune) || (d.width == 1 && d.rune == util::kRuneError)) break;
-    begin += d.width;
-  }
-  while (end > begin) {
-    size_t start = end - 1;
-    while (start > begin && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
-    const util::DecodedRune d = util::DecodeRune(std::string_view(s).substr(start, end - start));
-    if (d.width != end - start || !util::IsGoSpace(d.rune)) break;
-    end = start;
-  }
-  return s.substr(begin, end - begin);
-}
-
-gotemplate::FunctionMap HelmfileFunctions(const util::Environment& env, std::set<std::string>* env_reads) {
-  using Args = std::vector<GoValue>;
-  gotemplate::FunctionMap m;
-  m["default"] = {{{ArgType::kAny}, ArgType::kAny}, [](Args& a) -> util::Result<GoValue> {
-                    return a.size() < 2 || Empty(a[1]) ? a[0] : a[1];
-                  }};
-  const auto quoted = [](char q) {
-    return [q](Args& a) -> util::Result<GoValue> {
-      std::vector<std::string> out;
-      for (const GoValue& v : a) {
-        if (v.kind == GoKind::kNil) continue;
-        out.push_back(q == '"' ? util::GoQuote(StrVal(v), util::QuoteMode::kUnicode) : "'" + StrVal(v) + "'");
-      }
-      return GoValue::String(util::Join(out, " "));
-    };
-  };
-  m["quote"] = {{{}, ArgType::kAny}, quoted('"')};
-  m["squote"] = {{{}, ArgType::kAny}, quoted('\'')};
-  m["trim"] = {{{ArgType::kString}, std::nullopt}, [](Args& a) -> util::Result<GoValue> {
-                 return GoValue::String(TrimSpace(a[0].s));
-               }};
-  m["required"] = {{{ArgType::kString, ArgType::kAny}, std::nullopt}, [](Args& a) -> util::Result<GoValue> {
-                     if (a[1].kind == GoKind::kNil || (a[1].kind == GoKind::kString && a[1].s.empty())) return Fail(a[0].s);
-                     return a[1];
-                   }};
-  m["requiredEnv"] = {{{ArgType::kString}, std::nullopt}, [&env, env_reads](Args& a) -> util::Result<GoValue> {
-                        if (env_reads != nullptr) env_reads->insert(a[0].s);
-                        const std::optional<std::string> v = env.Get(a[0].s);
-                        if (!v || v->empty()) return Fail("required env var `" + a[0].s + "` is not set");
-                        return GoValue::String(*v);
-                      }};
-  m["env"] = {{{ArgType::kString}, std::nullopt}, [&env, env_reads](Args& a) -> util::Result<GoValue> {
-                if (env_reads != nullptr) env_reads->insert(a[0].s);
-                return GoValue::String(env.GetOr(a[0].s, ""));
-              }};
-  return m;
+// The function a parse error says is not defined, or "".
+std::string UndefinedFunction(const std::string& message) {
+  const std::string marker = ": template: function \"";
+  const size_t at = message.find(marker);
+  if (at == std::string::npos || !util::EndsWith(message, "\" not defined")) return "";
+  const size_t begin = at + marker.size();
+  return message.substr(begin, message.size() - begin - std::string("\" not defined").size());
 }
 
 }  // namespace
 
 util::Result<std::string> RenderHelmfileTemplate(std::string_view text, const HelmfileTemplateData& data,
-                                                 const std::string& file, const util::Environment& env,
-                                                 std::set<std::string>* env_reads) {
-  const gotemplate::FunctionMap functions = HelmfileFunctions(env, env_reads);
+                                                 const std::string& file) {
+  const gotemplate::FunctionMap& functions = SprigFunctions();
   std::set<std::string> names;
   for (const auto& [name, f] : gotemplate::Builtins()) names.insert(name);
   for (const auto& [name, f] : functions) names.insert(name);
@@ -112,7 +51,15 @@ util::Result<std::string> RenderHelmfileTemplate(std::string_view text, const He
   auto trees = gotemplate::Parse(source, file, names);
   if (!trees) {
     const std::string& message = trees.error().message;
-    if (message.find(": template: function \"") != std::string::npos && util::EndsWith(message, "\" not defined")) {
+    const std::string function = UndefinedFunction(message);
+    if (function == "env" || function == "expandenv" || function == "requiredEnv") {
+      util::Error e = util::MakeError(
+          util::ErrorKind::kInput,
+          util::StrCat(message, ": a helmfile template does not read the environment (as in the Go tazuna)"));
+      e.hint = "Pass the value through helmfile.vars in tazuna.yaml (from: env) and read it as .StateValues.NAME.";
+      return e;
+    }
+    if (!function.empty()) {
       util::Error e = util::MakeError(util::ErrorKind::kToolMissing,
                                       util::StrCat(message, " (this function needs the helmfile binary)"));
       e.hint = "Install helmfile (go install github.com/helmfile/helmfile, see scripts/lib/install-helmfile) and put it on PATH.";
@@ -121,16 +68,11 @@ util::Result<std::string> RenderHelmfileTemplate(std::string_view text, const He
     return trees.error();
   }
   const GoValue values = FromJson(data.values);
-  util::GoStruct environment{"environment.Environment",
-                             {{"Name", GoValue::String(data.environment_name)}, {"KubeContext", GoValue::String("")},
-                              {"Values", values}, {"Defaults", GoValue::Map({})}, {"CLIOverrides", GoValue::Map({})}}};
-  const GoValue root = GoValue::Struct({"state.EnvironmentTemplateData",
-                                        {{"Environment", GoValue::Struct(std::move(environment))},
-                                         {"Namespace", GoValue::String(data.namespace_name)},
-                                         {"Values", values},
-                                         {"StateValues", values}}});
+  const GoValue root = GoValue::Map({{"Environment", GoValue::Map({{"Name", GoValue::String(data.environment_name)}})},
+                                     {"StateValues", values},
+                                     {"Values", values}});
   gotemplate::ExecOptions options;
-  options.missing_key = gotemplate::MissingKey::kError;
+  options.missing_key = gotemplate::MissingKey::kZero;
   options.functions = &functions;
   return gotemplate::Execute(source, *trees, file, root, options);
 }

@@ -1,29 +1,28 @@
 #pragma once
 
-#include <set>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
-#include "util/environment.hpp"
 #include "util/result.hpp"
 
 namespace tazuna::manifest {
 
-/// What a helmfile template sees (helmfile's EnvironmentTemplateData).
+/// What a helmfile template sees in the Go tazuna: a map with `.Values` and `.StateValues` (both the
+/// vars, hint defaults included) and `.Environment.Name`; any other key is missing.
 struct HelmfileTemplateData {
-  nlohmann::json values = nlohmann::json::object();  ///< `.Values`, `.StateValues`, `.Environment.Values`
+  nlohmann::json values = nlohmann::json::object();  ///< `.Values`, `.StateValues`
   std::string environment_name = "default";          ///< `.Environment.Name`
-  std::string namespace_name;                        ///< `.Namespace` (helmfile's --namespace)
 };
 
-/// Renders a helmfile.yaml.gotmpl as helmfile v1 does (Go's text/template, missingkey=error), with the
-/// functions this fallback knows: Go's builtins plus default, quote, squote, trim, required, requiredEnv
-/// and env (from `env`; the name of every variable they read is added to `env_reads` when given). Any other function is kToolMissing naming it and helmfile; template errors are
-/// kInput `<file>:<line>:<col>: template: ...`.
+/// Renders a helmfile template as the Go tazuna does: Go's text/template with missingkey=zero (a missing
+/// key is nil: `<no value>` when printed, empty for `default`), sprig's functions without env and
+/// expandenv, and helm's toYaml, fromYaml, toJson and fromJson (SprigFunctions). A function that reads the
+/// environment (env, expandenv, helmfile's requiredEnv) is kInput: values from the environment come
+/// through helmfile.vars. Any other function it does not know (helmfile's own, sprig's clock and random
+/// ones) is kToolMissing naming it and helmfile. Template errors are kInput `<file>:<line>:<col>: template: ...`.
 util::Result<std::string> RenderHelmfileTemplate(std::string_view text, const HelmfileTemplateData& data,
-                                                 const std::string& file, const util::Environment& env,
-                                                 std::set<std::string>* env_reads = nullptr);
+                                                 const std::string& file);
 
 }  // namespace tazuna::manifest

@@ -1,4 +1,5 @@
-// type helmfile: the real `helmfile template` when installed, else the subset of helmfile_subset.cpp.
+// type helmfile: the subset of helmfile_subset.cpp, as the Go tool renders it; the real `helmfile template`
+// (when installed) for what only helmfile renders.
 // Either way, the namespace of a release is where its objects without one go, as `helm install`
 // places them, and hook objects are left out, as the Go tool's helm render leaves them out.
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <filesystem>
 
 #include "manifest/helmfile.hpp"
+#include "manifest/hint.hpp"
 #include "manifest/objects.hpp"
 #include "manifest/tool.hpp"
 #include "util/strings.hpp"
@@ -52,9 +54,7 @@ std::vector<std::string> HelmfileArgv(const HelmfileRun& run, const std::string&
   } else if (!ctx.default_kube_version.empty()) {
     argv.insert(argv.end(), {"--kube-version", ctx.default_kube_version});
   }
-  for (const std::string& extra : run.options.extra_value_files) {
-    // Absolute: helmfile would resolve a relative one from the helmfile's directory, not from tazuna.yaml's.
-    const std::string path = util::JoinPath(run.tazuna.dir, extra);
+  for (const std::string& path : run.extra_values) {
     argv.insert(argv.end(), {"--values", std::filesystem::absolute(path).lexically_normal().string()});
   }
   argv.insert(argv.end(), {"--output-dir", out_dir, "--output-dir-template",
@@ -159,17 +159,54 @@ util::Result<json> ResolveHelmfileVars(const std::map<std::string, HelmfileVar>&
   return out;
 }
 
-util::Result<Documents> RenderHelmfile(const std::string& path, const HelmfileOptions& options, const TazunaFile& file,
-                                       RenderContext& ctx) {
+util::Result<HelmfileRun> PrepareHelmfile(const std::string& path, const HelmfileOptions& options,
+                                          const TazunaFile& file, RenderContext& ctx, bool warn) {
   util::Result<std::string> helmfile = FindHelmfile(path, ctx);
   if (!helmfile) return helmfile.error();
   util::Result<json> vars = ResolveHelmfileVars(options.vars, ctx);
   if (!vars) return vars.error();
-  const HelmfileRun run{*helmfile, util::DirName(*helmfile), options, file, std::move(*vars)};
-  util::Result<Documents> out = RenderWithHelmfile(run, ctx);
+  HelmfileRun run{*helmfile, util::DirName(*helmfile), options, file, std::move(*vars), {}};
+  // Beside the helmfile, as the Go tool's documentation places it (its code looks in the parent of a
+  // directory path; see the README's differences).
+  const std::string hint_path = util::JoinPath(run.dir, kHintFileName);
+  if (ctx.files.Exists(hint_path)) {
+    util::Result<std::string> text = ctx.files.ReadFile(hint_path);
+    if (!text) return text.error();
+    util::Result<Hint> hint = ParseHint(*text, hint_path);
+    if (!hint) return hint.error();
+    if (util::Status s = CheckVarKinds(*hint, options.vars, hint_path); !s) return s.error();
+    util::Result<json> merged = ApplyHint(*hint, run.vars, hint_path);
+    if (!merged) return merged.error();
+    run.vars = std::move(*merged);
+  }
+  for (const std::string& extra : options.extra_value_files) {
+    const std::string here = util::CleanJoin(run.dir, extra), before = util::CleanJoin(file.dir, extra);
+    if (!ctx.files.Exists(here) && here != before && ctx.files.Exists(before)) {
+      if (warn) {
+        ctx.log.Warning(util::StrCat("helmfile.extraValueFiles: ", util::Quote(extra), " is read from the helmfile's directory (",
+                                     run.dir, "), as the Go tool reads it; it exists only relative to tazuna.yaml (",
+                                     before, "), read from there for now: name it relative to ", run.dir));
+      }
+      run.extra_values.push_back(before);
+    } else {
+      run.extra_values.push_back(here);
+    }
+  }
+  return run;
+}
+
+util::Result<Documents> RenderHelmfile(const std::string& path, const HelmfileOptions& options, const TazunaFile& file,
+                                       RenderContext& ctx) {
+  util::Result<HelmfileRun> run = PrepareHelmfile(path, options, file, ctx, true);
+  if (!run) return run.error();
+  // As the Go tool renders it whenever this project can (so the helmfile binary on PATH changes nothing);
+  // the binary only for what the subset cannot render.
+  util::Result<Documents> out = RenderHelmfileSubset(*run, ctx);
   if (out || out.error().kind != util::ErrorKind::kToolMissing) return out;
-  ctx.log.Log(2, util::StrCat("helmfile not on PATH: rendering ", *helmfile, " with helm template"));
-  return RenderHelmfileSubset(run, ctx);
+  ctx.log.Log(2, util::StrCat(out.error().message, ": rendering with helmfile template"));
+  util::Result<Documents> with_helmfile = RenderWithHelmfile(*run, ctx);
+  if (!with_helmfile && with_helmfile.error().kind == util::ErrorKind::kToolMissing) return out;  // why it is needed
+  return with_helmfile;
 }
 
 }  // namespace tazuna::manifest

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# e2e (#32): helmfile manifests render through the real helmfile (built by scripts/lib/install-helmfile)
-# and, without it, through tazuna's fallback; on the same files both give the same objects, byte for
-# byte, and both are compared with `helmfile template` run by hand. A release's own namespace is where its
+# e2e (#32, #48): helmfile manifests render as the Go tool renders them (missingkey=zero, sprig without env,
+# tazuna.hint.yaml, extraValueFiles from the helmfile's directory) whether the real helmfile (built by
+# scripts/lib/install-helmfile) is on PATH or not, byte for byte, and are compared with `helmfile template`
+# run by hand; what only helmfile renders goes to it. A release's own namespace is where its
 # namespace-less objects go (helmfile's --namespace would override it), defaultNamespace where the
 # release names none; hooks are left out. What the fallback cannot render is refused with a hint.
 # Checks the live cluster after a sync. Needs Go (helm, helmfile). Takes about 15 s warm.
@@ -23,55 +24,103 @@ repo=$E2E_TMP/repo
 cp -r "$E2E_DIR/fixtures/helmfile-real" "$repo"
 sed -i "s/HFNAME/$m/; s/HFNS/$ns/g" "$repo/tazuna.yaml"
 cd "$repo"
+cp tazuna.yaml "$E2E_TMP/tazuna.orig"
 
-# --- the real helmfile and the fallback agree ---
-expect_rc 0 "build with helmfile" env PATH="$WITH" kubectl tazuna build -e dev -v 2
+# --- with and without the real helmfile on PATH: the Go tool's render ---
+expect_rc 0 "build with helmfile on PATH" env PATH="$WITH" kubectl tazuna build -e dev -v 2
 real=$OUT
-expect_not_contains "$ERR" "helmfile not on PATH" "helmfile was used"
-expect_rc 0 "build without helmfile (fallback)" env PATH="$WITHOUT" kubectl tazuna build -e dev -v 2
-expect_contains "$ERR" "helmfile not on PATH" "the fallback was used"
-expect_eq "$OUT" "$real" "fallback output is byte-identical to the real helmfile's"
+expect_not_contains "$ERR" "rendering with helmfile template" "a file the Go tool renders is rendered as it does"
+expect_rc 0 "build without helmfile" env PATH="$WITHOUT" kubectl tazuna build -e dev -v 2
+expect_eq "$OUT" "$real" "the same output without helmfile"
 own=$(printf '%s\n' "$real" | awk 'BEGIN{RS="---\n"} /name: own-ns-config/')
 dflt=$(printf '%s\n' "$real" | awk 'BEGIN{RS="---\n"} /name: default-ns-config/')
 expect_contains "$own" "namespace: $ns-a" "a release's own namespace is where its objects go"
 expect_contains "$own" "size: \"3\"" "release set entry applied"
-expect_contains "$own" "color: blue" "env function with default"
+expect_contains "$own" "color: blue" "a missing key is nil (missingkey=zero): default fills it"
 expect_contains "$own" "env: dev" "{{ .Environment.Name }}"
 expect_contains "$dflt" "namespace: $ns-b" "defaultNamespace for a release without one"
 expect_contains "$dflt" "env: dev-x" "printf, trim and quote in the helmfile template"
 expect_not_contains "$real" "kind: Secret" "hook objects left out"
 
-# The same objects as `helmfile template` run by hand (its own output, namespaces not yet filled in).
-printf 'ns: %s\n' "$ns" > "$E2E_TMP/vals.yaml"
+# The same objects as `helmfile template` run by hand (its own output, namespaces not yet filled in; helmfile
+# itself fails on a missing key, so the by-hand run is given color).
+printf 'ns: %s\ncolor: blue\n' "$ns" > "$E2E_TMP/vals.yaml"
 by_hand=$(cd "$repo" && PATH="$WITH" HELM_NAMESPACE="$ns-b" helmfile --file helmfile.yaml.gotmpl -e dev \
   --state-values-file "$E2E_TMP/vals.yaml" template --no-hooks 2>/dev/null)
-for want in "name: own-ns-config" "namespace: \"$ns-a\"" "namespace: \"$ns-b\"" 'size: "3"' 'env: "dev-x"'; do
+for want in "name: own-ns-config" "namespace: \"$ns-a\"" "namespace: \"$ns-b\"" 'size: "3"' 'env: "dev-x"' 'color: "blue"'; do
   expect_contains "$by_hand" "$want" "helmfile template by hand: $want"
 done
 expect_eq "$(printf '%s\n' "$by_hand" | grep -c '^kind: ')" "$(printf '%s\n' "$real" | grep -c '^kind: ')" \
   "as many objects as helmfile template by hand"
 
-# A missing value is an error in both (helmfile's map has no entry for key).
+# A missing key prints <no value>, as in the Go tool, whether helmfile is on PATH or not (helmfile itself
+# would fail: the Go tool's meaning wins); helm's render then blanks that text, as it does in the Go tool.
 cp helmfile.yaml.gotmpl "$E2E_TMP/helmfile.orig"
 sed -i 's/{{ .Environment.Name }}/{{ .Values.nothere }}/' helmfile.yaml.gotmpl
-expect_rc 1 "missing .Values key with helmfile" env PATH="$WITH" kubectl tazuna build -e dev
-expect_contains "$ERR" 'map has no entry for key "nothere"' "helmfile's message"
-expect_rc 1 "missing .Values key without helmfile" env PATH="$WITHOUT" kubectl tazuna build -e dev
-expect_contains "$ERR" 'map has no entry for key "nothere"' "the fallback gives Go's message too"
+expect_rc 0 "missing .Values key with helmfile on PATH" env PATH="$WITH" kubectl tazuna build -e dev
+expect_contains "$OUT" 'env: ""' "Go's text for a missing key, blanked by helm"
+with_missing=$OUT
+expect_rc 0 "missing .Values key without helmfile" env PATH="$WITHOUT" kubectl tazuna build -e dev
+expect_eq "$OUT" "$with_missing" "the same without helmfile"
 cp "$E2E_TMP/helmfile.orig" helmfile.yaml.gotmpl
 
-# What the fallback does not know (a sprig function, a top-level key) is refused, naming helmfile.
-sed -i 's/| trim |/| upper |/' helmfile.yaml.gotmpl
+# sprig's functions render without helmfile; the environment is read only through helmfile.vars.
+sed -i 's/| trim |/| upper | trimSuffix "X" | lower |/' helmfile.yaml.gotmpl
+expect_rc 0 "sprig upper, trimSuffix, lower without helmfile" env PATH="$WITHOUT" kubectl tazuna build -e dev
+expect_eq "$(printf '%s\n' "$OUT" | grep -c '^  env: dev-$')" 1 "sprig functions rendered by tazuna"
+cp "$E2E_TMP/helmfile.orig" helmfile.yaml.gotmpl
+sed -i 's/.Values.color/env "HOME"/' helmfile.yaml.gotmpl
+for path in "$WITH" "$WITHOUT"; do
+  expect_rc 1 "env in a helmfile template is refused" env PATH="$path" kubectl tazuna build -e dev
+  expect_contains "$ERR" 'function "env" not defined: a helmfile template does not read the environment' "why"
+  expect_not_contains "$OUT$ERR" "$HOME" "no value of the environment printed"
+done
+cp "$E2E_TMP/helmfile.orig" helmfile.yaml.gotmpl
+
+# tazuna.hint.yaml beside the helmfile: defaults injected, violations refused before anything renders.
+printf 'apiVersion: tazuna.pepabo.com/v1\nkind: TazunaHint\nvars:\n  ns: {type: string, required: true}\n  color: {type: string, default: green}\n' \
+  > tazuna.hint.yaml
+expect_rc 0 "a hint default" env PATH="$WITHOUT" kubectl tazuna build -e dev
+expect_contains "$OUT" "color: green" "the hint's default is what the template sees"
+printf '  owner: {type: string, format: email, required_without: [team]}\n  team: {type: string}\n' >> tazuna.hint.yaml
+expect_rc 1 "required_without enforced" env PATH="$WITH" kubectl tazuna build -e dev
+expect_contains "$ERR" 'hint var "owner" is required because none of [team] are provided (required_without)' "names var and rule"
+printf '  bad: {type: integer}\n' >> tazuna.hint.yaml
+expect_rc 1 "an invalid hint file is refused" env PATH="$WITH" kubectl tazuna build -e dev
+expect_contains "$ERR" 'tazuna.hint.yaml: hint var "bad" has invalid type "integer"' "names the file and the var"
+rm tazuna.hint.yaml
+
+# What only helmfile renders (a top-level key beyond releases and repositories) goes to helmfile when it is on
+# PATH, and is refused without it, naming helmfile.
+sed -i 's/.Values.color | default "blue"/"blue"/' helmfile.yaml.gotmpl
 printf 'helmDefaults:\n  wait: true\n' >> helmfile.yaml.gotmpl
-expect_rc 0 "upper and helmDefaults with helmfile" env PATH="$WITH" kubectl tazuna build -e dev
-expect_contains "$OUT" "env: DEV-X" "helmfile's sprig upper"
-expect_rc 1 "upper without helmfile" env PATH="$WITHOUT" kubectl tazuna build -e dev
-expect_contains "$ERR" 'function "upper" not defined (this function needs the helmfile binary)' "the refusal names helmfile"
-expect_contains "$ERR" 'install-helmfile' "the hint says how to install it"
-sed -i 's/| upper |/| trim |/' helmfile.yaml.gotmpl
+expect_rc 0 "helmDefaults with helmfile" env PATH="$WITH" kubectl tazuna build -e dev -v 2
+expect_contains "$ERR" "rendering with helmfile template" "the real helmfile rendered it"
+expect_eq "$OUT" "$real" "the same objects"
 expect_rc 1 "helmDefaults without helmfile" env PATH="$WITHOUT" kubectl tazuna build -e dev
 expect_contains "$ERR" '"helmDefaults" needs the helmfile binary' "an unknown key is refused, naming it"
+expect_contains "$ERR" 'install-helmfile' "the hint says how to install it"
 cp "$E2E_TMP/helmfile.orig" helmfile.yaml.gotmpl
+
+# extraValueFiles are read from the helmfile's directory, as the Go tool reads them.
+mkdir -p sub
+printf 'releases:\n  - {name: sub, namespace: %s-a, chart: ../charts/app}\n' "$ns" > sub/helmfile.yaml
+printf 'color: from-sub\n' > sub/extra.yaml
+cat >> tazuna.yaml <<YAML
+    - name: ${m}-sub
+      type: helmfile
+      path: ./sub
+      helmfile:
+        extraValueFiles: [extra.yaml]
+YAML
+expect_rc 0 "extraValueFiles beside the helmfile" env PATH="$WITHOUT" kubectl tazuna build -e dev
+expect_contains "$OUT" "color: from-sub" "read from the helmfile's directory"
+mv sub/extra.yaml extra.yaml
+expect_rc 0 "extraValueFiles where the previous version read them" env PATH="$WITHOUT" kubectl tazuna build -e dev
+expect_contains "$OUT" "color: from-sub" "still read"
+expect_contains "$ERR" 'extraValueFiles: "extra.yaml" is read from the helmfile'"'"'s directory' "with a warning naming the new place"
+rm -r sub extra.yaml
+cp "$E2E_TMP/tazuna.orig" tazuna.yaml
 
 # --- sync with the real helmfile: objects where the build said ---
 kubectl create namespace "$ns-a" >/dev/null

@@ -4,8 +4,8 @@
 Builds a platform repository (plain manifests, a glob, kustomize overlays over a base outside the
 manifest's folder with a patch, a component, configMapGenerator files and envs (one taking a variable from
 the environment), an include file, an environment used by the template, and a helmfile over a local chart
-outside its folder with a values file, a helper template and a variable of the environment read by the
-helmfile's template, CRDs whose custom resources are in another manifest), then edits, at random, any file a
+outside its folder with a values file, a helper template and a variable of the environment read through
+helmfile.vars (from: env), CRDs whose custom resources are in another manifest), then edits, at random, any file a
 manifest can read (and now and then deletes the CRDs from the cluster). After each edit,
 `build` and `state diff -o json` must print the same bytes and exit the same with the caches as with
 --no-render-cache. Every few edits a `state sync --prune` records renders in the states (so later diffs
@@ -75,17 +75,19 @@ spec:
     - name: {prefix}-hf
       type: helmfile
       path: ./hf
-      helmfile: {{defaultNamespace: {ns}, vars: {{tier: {{from: static, static: base}}}}}}
+      helmfile: {{defaultNamespace: {ns}, vars: {{tier: {{from: static, static: base}}, extra: {{from: env, env: RC_HF}}}}}}
     - includes:
         - path: ./inc/more.yaml
 """)
+    os.environ.setdefault("RC_HF", "none")  # helmfile.vars.extra (a helmfile template reads no environment)
     write("hf/helmfile.yaml.gotmpl", f"""releases:
 - name: {prefix}-rel
   chart: ../charts/app
   values:
   - values.yaml
-  - extra: {{{{ env "RC_HF" | default "none" | quote }}}}
+  - extra: {{{{ .Values.extra | default "none" | quote }}}}
     tier: {{{{ .Values.tier }}}}
+    note: {{{{ .Values.note | default "none" | quote }}}}
 """)
     write("hf/values.yaml", "v: hello\n")
     write("charts/app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 0.1.0\n")
@@ -250,7 +252,7 @@ def edit(step):
 
 def edit_helm(step):
     """One random edit of what the helmfile manifest reads; returns what it did."""
-    kind = rng.choice(["values", "helper", "chartver", "envvar", "helmfile", "tool"])
+    kind = rng.choice(["values", "helper", "chartver", "envvar", "helmfile", "hint", "tool"])
     if kind == "values":
         write("hf/values.yaml", "v: h%d\n" % rng.randrange(10**6))
     elif kind == "helper":
@@ -260,6 +262,12 @@ def edit_helm(step):
         write("charts/app/Chart.yaml", "apiVersion: v2\nname: app\nversion: 0.1.%d\n" % rng.randrange(50))
     elif kind == "envvar":
         os.environ["RC_HF"] = str(rng.randrange(10**6))
+    elif kind == "hint":  # tazuna.hint.yaml's default for a var not given, or no hint file
+        if rng.randrange(3) == 0:
+            if os.path.exists(os.path.join(repo, "hf/tazuna.hint.yaml")):
+                os.remove(os.path.join(repo, "hf/tazuna.hint.yaml"))
+        else:
+            write("hf/tazuna.hint.yaml", "vars:\n  note: {type: string, default: n%d}\n" % rng.randrange(3))
     elif kind == "helmfile":
         text = open(os.path.join(repo, "hf/helmfile.yaml.gotmpl")).read()
         text = text.replace("  - values.yaml\n", "") if "  - values.yaml\n" in text else \

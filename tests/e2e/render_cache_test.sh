@@ -15,6 +15,7 @@ source "$(dirname "$0")/lib.sh"
 HELM=$("$REPO_DIR/scripts/lib/install-helm") || { echo "FAIL - cannot build helm"; exit 1; }
 HELMFILE=$("$REPO_DIR/scripts/lib/install-helmfile") || { echo "FAIL - cannot build helmfile"; exit 1; }
 export RC_HFBIN=$E2E_TMP/hfbin PATH=$E2E_TMP/hfbin:$PATH
+export RC_HF=none  # the helmfile's var from the environment (helmfile.vars.extra)
 mkdir -p "$RC_HFBIN" && ln -s "$HELM" "$RC_HFBIN/helm" && ln -s "$HELMFILE" "$RC_HFBIN/helmfile"
 edits=${RENDER_CACHE_EDITS:-200}
 sanitizer_build && edits=${RENDER_CACHE_EDITS:-40}

@@ -201,16 +201,21 @@ TEST_CASE("helmfile digest: the helmfile, its values, its local chart and what h
   CHECK(r.Digest(r.hf).digest != ns);
 }
 
-TEST_CASE("helmfile digest: a template's environment variables and exactly pinned remote charts") {
+TEST_CASE("helmfile digest: the environment only through vars, and exactly pinned remote charts") {
   Repo r;
   fs::remove(r.root / "repo/cm/helmfile.yaml");
+  // A template reads no environment variable itself (as in the Go tool): refused, never cached.
   r.Write("repo/cm/helmfile.yaml.gotmpl",
           "releases:\n- {name: cm, chart: ./charts/app, namespace: {{ env \"CM_NS\" | quote }}}\n");
   r.env.Set("CM_NS", "one");
+  CHECK(r.Digest(r.hf).reason.find("does not read the environment") != std::string::npos);
+  r.Write("repo/cm/helmfile.yaml.gotmpl",
+          "releases:\n- {name: cm, chart: ./charts/app, namespace: {{ .StateValues.ns | quote }}}\n");
+  r.hf.helmfile.vars["ns"] = HelmfileVar{"env", "CM_NS", "", {}, {}, "", "", "", ""};
   const InputDigest first = r.Digest(r.hf);
   REQUIRE_MESSAGE(first.cacheable(), first.reason);
   r.env.Set("CM_NS", "two");
-  CHECK(r.Digest(r.hf).digest != first.digest);  // the variable the template read
+  CHECK(r.Digest(r.hf).digest != first.digest);  // the variable the var reads
   const std::string read = r.Digest(r.hf).digest;
   r.env.Set("UNRELATED", "x");
   CHECK(r.Digest(r.hf).digest == read);  // one no template reads
@@ -290,11 +295,7 @@ TEST_CASE("helmfile digest: what a review found it missed") {
   CHECK(r.Digest(r.hf).cacheable());  // ./charts/app, not ./charts/other (which names nothing)
   CHECK_FALSE(r.Digest(r.hf).private_inputs);
   // Values of the environment key the local cache only: a state reader could test guesses against them.
-  r.Write("repo/cm/helmfile.yaml.gotmpl", "releases:\n- {name: cm, chart: ./charts/app, values: [{t: '{{ env \"T\" }}'}]}\n");
-  CHECK_FALSE(r.Digest(r.hf).private_inputs);  // T unset
-  r.env.Set("T", "s3cret");
-  CHECK(r.Digest(r.hf).private_inputs);
-  r.env.Set("T", "");
+  r.Write("repo/cm/helmfile.yaml.gotmpl", "releases:\n- {name: cm, chart: ./charts/app, values: [{t: '{{ .StateValues.v }}'}]}\n");
   r.hf.helmfile.vars["v"] = HelmfileVar{"env", "V", "", {}, {}, "", "", "", ""};
   r.env.Set("V", "x");
   CHECK(r.Digest(r.hf).private_inputs);

@@ -313,10 +313,10 @@ TEST_CASE("render helmfile: without kubeVersion, helm renders for the cluster's 
         "helm template web repo/hf/web --namespace apps --no-hooks --kube-version v1.33.13 --values -");
 }
 
-TEST_CASE("render helmfile: the real helmfile first, vars on stdin, release namespaces kept apart") {
+TEST_CASE("render helmfile: the real helmfile for what only it renders, vars on stdin, release namespaces apart") {
   Fixture f;
   f.file.environment = "prod";
-  f.files.files["repo/hf/helmfile.yaml.gotmpl"] = "releases: []\n";
+  f.files.files["repo/hf/helmfile.yaml.gotmpl"] = "helmDefaults: {wait: true}\nreleases: []\n";
   f.processes.handler = [](const util::ProcessRequest&) { return util::ProcessResult{0, "", "", false}; };
   Manifest m = Make("hf", "helmfile", "hf");
   m.helmfile.include_crds = true;
@@ -332,8 +332,8 @@ TEST_CASE("render helmfile: the real helmfile first, vars on stdin, release name
         // No --namespace: helmfile's would override every release's own namespace (HELM_NAMESPACE below).
         "helmfile --file repo/hf/helmfile.yaml.gotmpl --environment prod --state-values-file "
         "/dev/stdin template --no-hooks --include-crds --kube-version 1.31.0 --values " +
-            // absolute: helmfile resolves a relative --values from the helmfile's directory
-            std::filesystem::absolute("repo/extra/prod.yaml").string());
+            // from the helmfile's directory, as the Go tool reads extraValueFiles
+            std::filesystem::absolute("repo/hf/extra/prod.yaml").string());
   CHECK(req.argv[req.argv.size() - 4] == "--output-dir");
   CHECK(req.argv.back() == "{{ .OutputDir }}/n-{{ .Release.Namespace }}/r-{{ .Release.Name }}");
   CHECK(json::parse(req.stdin_data) == json::parse(R"({"tag":"secret-v2"})"));
@@ -354,9 +354,9 @@ TEST_CASE("render helmfile: without helmfile, helm template per release; a relea
       "  - name: cache\n    chart: bitnami/redis\n    values: [{host: '{{ .StateValues.domain | default \"none\" }}'}]\n"
       "  - {name: off, chart: ./x, installed: false}\n";
   f.files.files["repo/hf/values/base.yaml"] = "image: {repo: nginx, tag: old}\nreplicas: 1\n";
-  f.files.files["repo/extra/prod.yaml"] = "replicas: 3\n";
+  f.files.files["repo/extra/prod.yaml"] = "replicas: 3\n";  // where the previous version read it: still read
   f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
-    if (req.argv[0] == "helmfile") return testing::ToolMissing("helmfile");
+    if (req.argv[0] == "helmfile") FAIL("helmfile is not needed for the subset");
     return util::ProcessResult{0, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + req.argv[2] + "}\n---\n"
                                   "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns-" + req.argv[2] + "}\n", "", false};
   };
@@ -370,35 +370,50 @@ TEST_CASE("render helmfile: without helmfile, helm template per release; a relea
   util::Result<RenderedManifest> r = f.Run(m);
   REQUIRE_MESSAGE(r.has_value(), r.error().message);
   const std::vector<std::string> commands = f.processes.Commands();
-  REQUIRE(commands.size() == 3);
+  REQUIRE(commands.size() == 2);
   // Releases in the order helmfile's --output-dir is read back: own namespace ("" first), then name.
-  CHECK(commands[1] ==
+  CHECK(commands[0] ==
         "helm template cache redis --repo https://charts.example.com --namespace fallback --no-hooks "
         "--include-crds --kube-version 1.31.0 --values -");
-  CHECK(commands[2] ==
+  CHECK(commands[1] ==
         "helm template web repo/hf/charts/web --namespace apps --version 1.2.3 --no-hooks --include-crds "
         "--kube-version 1.31.0 --values - --set a.b=x\\,y --set list={1,\\{two\\}}");
-  CHECK(json::parse(f.processes.requests[2].stdin_data) ==
+  CHECK(json::parse(f.processes.requests[1].stdin_data) ==
         json::parse(R"({"image":{"repo":"nginx","tag":"v2"},"env":"prod","replicas":3})"));
-  CHECK(json::parse(f.processes.requests[1].stdin_data) == json::parse(R"({"host":"example.org","replicas":3})"));
+  CHECK(json::parse(f.processes.requests[0].stdin_data) == json::parse(R"({"host":"example.org","replicas":3})"));
+  CHECK(f.log_stream.str().find("Warning: helmfile.extraValueFiles: \"extra/prod.yaml\" is read from the helmfile's "
+                                "directory (repo/hf)") != std::string::npos);
+  // Once it is where the Go tool reads it, that one wins, without a warning.
+  f.files.files["repo/hf/extra/prod.yaml"] = "replicas: 5\n";
+  f.log_stream.str("");
+  REQUIRE(f.Run(m));
+  CHECK(json::parse(f.processes.requests.back().stdin_data)["replicas"] == 5);
+  CHECK(f.log_stream.str().find("extraValueFiles") == std::string::npos);
   // web's objects go to its release namespace; cache has none, so the manifest's defaultNamespace applies.
   CHECK(Ids(r->objects) == std::vector<std::string>{"Namespace//ns-cache", "Namespace//ns-web",
                                                     "ConfigMap/fallback/cache", "ConfigMap/apps/web"});
 }
 
-TEST_CASE("render helmfile: what needs the helmfile binary says so; helmfile.yaml is not a template") {
+TEST_CASE("render helmfile: what needs the helmfile binary says so; every helmfile is a template, as in Go") {
   Fixture f;
   f.processes.handler = [](const util::ProcessRequest& req) -> util::Result<util::ProcessResult> {
     if (req.argv[0] == "helmfile") return testing::ToolMissing("helmfile");
     if (req.argv[0] == "helm" && req.argv[2] == "nohelm") return testing::ToolMissing("helm");
     return util::ProcessResult{0, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", "", false};
   };
-  f.files.files["repo/a/helmfile.yaml.gotmpl"] = "releases:\n  - name: x\n    chart: \"{{ toYaml .Values }}\"\n";
+  f.files.files["repo/a/helmfile.yaml.gotmpl"] = "releases:\n  - name: x\n    chart: \"{{ readFile .Values }}\"\n";
   util::Result<RenderedManifest> r = f.Run(Make("a", "helmfile", "a"));
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().kind == util::ErrorKind::kToolMissing);
-  CHECK(r.error().message == "manifest \"a\": repo/a/helmfile.yaml.gotmpl:3:16: template: function \"toYaml\" not "
+  CHECK(r.error().message == "manifest \"a\": repo/a/helmfile.yaml.gotmpl:3:16: template: function \"readFile\" not "
                              "defined (this function needs the helmfile binary)");
+  // The environment only through helmfile.vars, as in the Go tool: refused whether helmfile is installed or not.
+  f.files.files["repo/a/helmfile.yaml.gotmpl"] = "releases:\n  - {name: x, chart: '{{ env \"HOME\" }}'}\n";
+  r = f.Run(Make("a", "helmfile", "a"));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind == util::ErrorKind::kInput);
+  CHECK(r.error().message.find("function \"env\" not defined: a helmfile template does not read the environment") !=
+        std::string::npos);
   f.files.files["repo/b/helmfile.yaml"] = "environments: {prod: {}}\nreleases: []\n";
   r = f.Run(Make("b", "helmfile", "b"));
   REQUIRE_FALSE(r.has_value());
@@ -410,16 +425,57 @@ TEST_CASE("render helmfile: what needs the helmfile binary says so; helmfile.yam
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().kind == util::ErrorKind::kToolMissing);
   CHECK(r.error().message == "manifest \"c\": helmfile: neither \"helmfile\" nor \"helm\" found on PATH");
-  f.files.files["repo/d/helmfile.yaml.gotmpl"] = "releases:\n  - {name: x, chart: \"{{ .Values.nope }}\"}\n";
+  // A missing key is nil (missingkey=zero): `default` fills it, printing it gives <no value>.
+  f.files.files["repo/d/helmfile.yaml.gotmpl"] =
+      "releases:\n  - {name: x, chart: \"{{ .Values.nope | default \"./c\" }}\", values: [{v: \"{{ .Environment.Values }}\"}]}\n";
   r = f.Run(Make("d", "helmfile", "d"));
-  REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().message == "manifest \"d\": repo/d/helmfile.yaml.gotmpl:2:26: template: map has no entry for key "
-                             "\"nope\"");
-  // helmfile v1 reads helmfile.yaml as it is: {{ }} stays text, with a warning naming the rename.
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(f.processes.Commands().back().find("helm template x repo/d/c ") == 0);
+  CHECK(json::parse(f.processes.requests.back().stdin_data) == json::parse(R"({"v":"<no value>"})"));
+  // A helmfile.yaml is a template too (helmfile v1 would read {{ }} as text; the Go tool renders it).
   f.files.files["repo/e/helmfile.yaml"] = "releases:\n  - {name: x, chart: ./c, values: [{a: \"{{ .Values.v }}\"}]}\n";
-  REQUIRE(f.Run(Make("e", "helmfile", "e")));
-  CHECK(json::parse(f.processes.requests.back().stdin_data) == json::parse(R"({"a":"{{ .Values.v }}"})"));
-  CHECK(f.log_stream.str().find("Warning: repo/e/helmfile.yaml: {{ }} is read as text") != std::string::npos);
+  Manifest e = Make("e", "helmfile", "e");
+  e.helmfile.vars["v"] = HelmfileVar{"static", "", "given", {}, {}, "", "", "", ""};
+  REQUIRE(f.Run(e));
+  CHECK(json::parse(f.processes.requests.back().stdin_data) == json::parse(R"({"a":"given"})"));
+}
+
+TEST_CASE("render helmfile: tazuna.hint.yaml beside the helmfile checks the vars and fills in defaults") {
+  Fixture f;
+  f.processes.handler = [](const util::ProcessRequest&) -> util::Result<util::ProcessResult> {
+    return util::ProcessResult{0, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", "", false};
+  };
+  f.files.files["repo/h/helmfile.yaml.gotmpl"] =
+      "releases:\n  - {name: x, chart: ./c, values: [{label: '{{ .StateValues.label }}', env: '{{ .StateValues.environment }}',"
+      " tags: '{{ .StateValues.tags | len }}'}]}\n";
+  f.files.files["repo/h/tazuna.hint.yaml"] =
+      "apiVersion: tazuna.pepabo.com/v1\nkind: TazunaHint\nvars:\n"
+      "  label: {type: string, required: true}\n"
+      "  environment: {type: string, default: production}\n"
+      "  tags: {type: slice}\n"
+      "  site: {type: string, format: url}\n";
+  Manifest m = Make("h", "helmfile", "h");
+  util::Result<RenderedManifest> r = f.Run(m);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "manifest \"h\": repo/h/tazuna.hint.yaml: hint var \"label\" is required but not provided");
+  m.helmfile.vars["label"] = HelmfileVar{"static", "", "web", {}, {}, "", "", "", ""};
+  r = f.Run(m);
+  REQUIRE_MESSAGE(r.has_value(), r.error().message);
+  CHECK(json::parse(f.processes.requests.back().stdin_data) == json::parse(R"({"label":"web","env":"production","tags":"0"})"));
+  m.helmfile.vars["site"] = HelmfileVar{"static", "", "not a url", {}, {}, "", "", "", ""};
+  r = f.Run(m);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message.find("hint var \"site\" does not match format \"url\"") != std::string::npos);
+  CHECK(r.error().message.find("not a url") == std::string::npos);
+  m.helmfile.vars.erase("site");
+  m.helmfile.vars["tags"] = HelmfileVar{"static", "", "one", {}, {}, "", "", "", ""};
+  r = f.Run(m);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message.find("hint var \"tags\" expects type slice") != std::string::npos);
+  f.files.files["repo/h/tazuna.hint.yaml"] = "vars:\n  label: {type: text}\n";
+  r = f.Run(m);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message.find("invalid type \"text\"") != std::string::npos);
 }
 
 TEST_CASE("render genesissecret: envfile provider, mapTo, later entries win, static, always-sync") {
