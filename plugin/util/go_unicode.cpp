@@ -69,6 +69,16 @@ size_t RuneCount(std::string_view text) {
   return n;
 }
 
+std::vector<char32_t> Runes(std::string_view text) {
+  std::vector<char32_t> out;
+  while (!text.empty()) {
+    const DecodedRune d = DecodeRune(text);
+    out.push_back(d.rune);
+    text.remove_prefix(d.width);
+  }
+  return out;
+}
+
 bool IsGoPrint(char32_t r) { return InTable(kGoPrint, r); }
 bool IsGoLetter(char32_t r) { return InTable(kGoLetter, r); }
 bool IsGoDigit(char32_t r) { return InTable(kGoDigit, r); }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tazuna::util {
 
@@ -21,6 +22,8 @@ DecodedRune DecodeRune(std::string_view text);
 void AppendRune(std::string& out, char32_t r);
 /// Number of runes as Go's utf8.RuneCountInString counts them (each invalid byte is one).
 size_t RuneCount(std::string_view text);
+/// The runes of `text` as Go's []rune(text) gives them (each invalid byte is one kRuneError).
+std::vector<char32_t> Runes(std::string_view text);
 /// Go's unicode.IsPrint, unicode.IsLetter and unicode.IsDigit (tables generated from the Go
 /// toolchain by tests/compat/gounicode).
 bool IsGoPrint(char32_t r);

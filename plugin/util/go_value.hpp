@@ -90,7 +90,7 @@ struct GoValue {
   static GoValue Map(GoMap v) {
     GoValue x = Of(GoKind::kMap);
     // A non-const object behind the const view: set, unset, merge and mergeOverwrite write through it, as Go
-    // writes through a map it was given (sprig_functions.cpp).
+    // writes through a map it was given (manifest/sprig/dict_functions.cpp, values.cpp).
     x.map = std::make_shared<GoMap>(std::move(v));
     return x;
   }

@@ -14,8 +14,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -23,22 +21,9 @@ import (
 	"text/template"
 
 	"github.com/Masterminds/sprig/v3"
+	"github.com/tazuna/kubectl-tazuna/tests/compat/oracle"
 	"sigs.k8s.io/yaml"
 )
-
-// maxOutput bounds one case's output, as the C++ twin does: a larger one is an error.
-const maxOutput = 16 << 20
-
-type limitedBuffer struct {
-	bytes.Buffer
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.Len()+len(p) > maxOutput {
-		return 0, fmt.Errorf("output exceeds %d bytes", maxOutput)
-	}
-	return b.Buffer.Write(p)
-}
 
 // funcs is the Go tool's function map for helmfile templates.
 func funcs() template.FuncMap {
@@ -116,27 +101,11 @@ func render(env, vars, text string) (string, error) {
 		"Values":      values,
 		"Environment": map[string]interface{}{"Name": env},
 	}
-	var out limitedBuffer
+	var out oracle.LimitedBuffer
 	if err := t.Execute(&out, data); err != nil {
 		return "", err
 	}
 	return out.String(), nil
-}
-
-func readCases(path string) ([][3]string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	parts := bytes.Split(data, []byte{0})
-	if len(parts)%3 != 1 || len(parts[len(parts)-1]) != 0 {
-		return nil, fmt.Errorf("%s: not a sequence of NUL-terminated environment/vars/template triples", path)
-	}
-	var cases [][3]string
-	for i := 0; i+2 < len(parts); i += 3 {
-		cases = append(cases, [3]string{string(parts[i]), string(parts[i+1]), string(parts[i+2])})
-	}
-	return cases, nil
 }
 
 func main() {
@@ -144,23 +113,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: helmfiletemplate run CASES")
 		os.Exit(2)
 	}
-	cases, err := readCases(os.Args[2])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	verbose := os.Getenv("HELMFILE_TEMPLATE_VERBOSE") == "1"
-	w := bufio.NewWriter(os.Stdout)
-	for i, c := range cases {
-		out, err := render(c[0], c[1], c[2])
-		if err != nil {
-			if verbose {
-				fmt.Fprintf(os.Stderr, "case %d: %v\n", i, err)
-			}
-			w.WriteString("error\n")
-			continue
-		}
-		fmt.Fprintf(w, "ok %d\n%s\n", len(out), out)
-	}
-	w.Flush()
+	format := oracle.Format{Fields: 3, Records: "environment/vars/template triples"}
+	oracle.RunFile(os.Args[2], format, os.Getenv("HELMFILE_TEMPLATE_VERBOSE") == "1", func(c []string) (string, error) {
+		return render(c[0], c[1], c[2])
+	})
 }
