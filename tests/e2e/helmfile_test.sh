@@ -122,6 +122,39 @@ expect_contains "$ERR" 'extraValueFiles: "extra.yaml" is read from the helmfile'
 rm -r sub extra.yaml
 cp "$E2E_TMP/tazuna.orig" tazuna.yaml
 
+# Shapes of the Go tool's own fixtures: a staticSlice through toYaml | indent, a chart named charts/NAME with no
+# repositories (a local path), a local chart's version, a values file inside the chart.
+mkdir -p shapes/charts && cp -r charts/app shapes/charts/app
+printf 'color: from-values-file\n' > shapes/charts/app/values.yaml
+cat > shapes/helmfile.yaml.gotmpl <<'YAML'
+releases:
+  - name: shapes
+    namespace: {{ .StateValues.ns }}-a
+    chart: charts/app
+    version: 0.1.0
+    values:
+      - charts/app/values.yaml
+      - colors:
+{{ .StateValues.colors | toYaml | indent 10 }}
+        env: {{ index .StateValues.colors 1 }}-{{ len .StateValues.colors }}
+YAML
+cat >> tazuna.yaml <<YAML
+    - name: ${m}-shapes
+      type: helmfile
+      path: ./shapes
+      helmfile:
+        vars:
+          ns: { from: static, static: $ns }
+          colors: { from: static, staticSlice: [red, green] }
+YAML
+for path in "$WITH" "$WITHOUT"; do
+  expect_rc 0 "the Go tool's fixture shapes" env PATH="$path" kubectl tazuna build -e dev -m "${m}-shapes"
+  expect_contains "$OUT" "env: green-2" "index and len over a staticSlice; toYaml | indent gave valid YAML"
+  expect_contains "$OUT" "color: from-values-file" "charts/app is the local chart, its values file read"
+done
+rm -r shapes
+cp "$E2E_TMP/tazuna.orig" tazuna.yaml
+
 # --- sync with the real helmfile: objects where the build said ---
 kubectl create namespace "$ns-a" >/dev/null
 kubectl create namespace "$ns-b" >/dev/null
