@@ -124,6 +124,7 @@ Command NewVersionCommand();
 Command NewBuildCommand();
 Command NewStateListCommand();
 Command NewStateDiffCommand();
+Command NewStatePlanShowCommand();
 Command NewStateSyncCommand();
 Command NewStateDriftCommand();
 Command NewStateStatusCommand();

@@ -144,6 +144,12 @@ std::vector<std::string> Candidates(const std::vector<std::string>& words, const
   return out;
 }
 
+// `state plan show PLAN`: the argument is a file name, which the shell completes.
+bool CompletesPlanFile(const std::vector<std::string>& words, const std::string& word) {
+  const std::vector<std::string> path = {"state", "plan", "show"};
+  return !util::StartsWith(word, "-") && words.size() >= path.size() && std::equal(path.begin(), path.end(), words.begin());
+}
+
 }  // namespace
 
 int Complete(Context& ctx, std::vector<std::string> args) {
@@ -160,6 +166,7 @@ int Complete(Context& ctx, std::vector<std::string> args) {
     typed = word.substr(eq + 1);
   }
   std::optional<Completion> c = FlagValueCandidates(ctx, args, prev);
+  if (!c && prefix.empty() && CompletesPlanFile(args, word)) c = Completion{{}, kDefault};
   if (!c && prefix.empty()) c = Completion{Candidates(args, word)};
   if (!c) c = Completion{};
   std::sort(c->candidates.begin(), c->candidates.end());

@@ -13,7 +13,7 @@ namespace tazuna::cli {
 
 std::vector<Command> AllCommands() {
   return {NewStateListCommand(), NewStateDiffCommand(), NewStateSyncCommand(), NewStateDriftCommand(), NewStateStatusCommand(), NewStateExportCommand(),
-          NewStateDeleteCommand(), NewStateForgetCommand(), NewStateTakeoverCommand(), NewStateHistoryCommand(), NewBuildCommand(),
+          NewStateDeleteCommand(), NewStateForgetCommand(), NewStateTakeoverCommand(), NewStateHistoryCommand(), NewStatePlanShowCommand(), NewBuildCommand(),
           NewVersionCommand()};
 }
 
@@ -113,6 +113,10 @@ int Main(Context& ctx, const std::vector<std::string>& args) {
   if (cmd == nullptr) {
     if (args[0] == "state" && (args.size() == 1 || args[1].rfind('-', 0) == 0)) {
       ctx.out << GroupHelp(commands, "state");
+      return kExitOk;
+    }
+    if (args.size() >= 2 && args[0] == "state" && args[1] == "plan" && (args.size() == 2 || args[2].rfind('-', 0) == 0)) {
+      ctx.out << GroupHelp(commands, "state plan");
       return kExitOk;
     }
     return UnknownCommand(ctx, commands, args);

@@ -8,10 +8,12 @@
 #include <fstream>
 #include <optional>
 
+#include "cli/label_filter.hpp"
 #include "cli/orphans.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
+#include "cli/state_plan_show.hpp"
 #include "cli/takeover_flag.hpp"
 #include "state/apply/repair.hpp"
 #include "state/plan/plan.hpp"
@@ -157,6 +159,9 @@ util::Status StateDiffOptions::Complete(Context& ctx, const FlagSet&) {
   auto repairs = state::ParseRepair(repair);
   if (!repairs) return repairs.error();
   repair_mode = *repairs;
+  auto parsed_selector = util::ParseLabelSelector(selector);
+  if (!parsed_selector) return parsed_selector.error();
+  label_selector = std::move(*parsed_selector);
   print::Renderers<StateDiffResult> renderers;
   renderers.machine = [](const StateDiffResult& r) {
     std::vector<nlohmann::json> items;
@@ -179,6 +184,13 @@ util::Status StateDiffOptions::Validate() const {
   if ((prune || allow_empty || take_ownership) && out_file.empty()) {
     return util::MakeError(util::ErrorKind::kUsage,
                            "--prune, --allow-empty and --take-ownership say which sync a plan is for: use them with --out");
+  }
+  if (!plan_file.empty() && (!out_file.empty() || !label_selector.empty())) {
+    return util::MakeError(util::ErrorKind::kUsage, "--plan shows a plan made before: it cannot be used with --out or -l");
+  }
+  if (!label_selector.empty() && !out_file.empty()) {
+    return util::MakeError(util::ErrorKind::kUsage,
+                           "-l/--selector cannot be used with --out: a plan covers whole manifests (select them with -m or -t)");
   }
   return util::Ok();
 }
@@ -236,6 +248,15 @@ util::Result<Compared> Compare(Context& ctx, SelectedCluster& at, const StateDif
 }  // namespace
 
 util::Result<int> StateDiffOptions::Run(Context& ctx) {
+  if (!plan_file.empty()) {  // state plan show PLAN
+    StatePlanShowOptions show;
+    show.connection = connection;
+    show.file = file.file;
+    show.output = output;
+    show.no_headers = no_headers;
+    show.show_changes = show_changes;
+    return ShowPlan(ctx, show, plan_file);
+  }
   auto at = OpenSelected(ctx, file, connection);
   if (!at) return at.error();
   kube::Client& client = at->client();
@@ -247,7 +268,8 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   for (const auto* m : at->selection.manifests) names.push_back(m->name);
   auto states = state::ReadStates(store, names);
   if (!states) return states.error();
-  const bool skip_renders = out_file.empty();
+  // -l matches rendered labels: a manifest answered from its state has none.
+  const bool skip_renders = out_file.empty() && label_selector.empty();
   auto compared = Compare(ctx, *at, *this, skip_renders ? *states : std::move(*states),
                           skip_renders ? &*states : nullptr, nullptr);
   if (compared && !compared->needs_render.empty()) {
@@ -270,7 +292,13 @@ util::Result<int> StateDiffOptions::Run(Context& ctx) {
   StateDiffResult result;
   result.owners = std::move(live.owners);
   std::vector<state::DiffEntry>& all = result.entries;
-  for (const auto& in : inputs) all.insert(all.end(), in.diff.begin(), in.diff.end());
+  RenderedLabels labels;
+  for (const auto& in : inputs) labels.Add(in.desired);
+  for (const auto& in : inputs) {
+    std::copy_if(in.diff.begin(), in.diff.end(), std::back_inserter(all), [&](const state::DiffEntry& e) {
+      return labels.Matches(label_selector, e.manifest, e.identity);
+    });
+  }
   state::SortDiff(all);
   printer->Print(result, ctx.out);
   WarnRetired(ctx, client, at->selection.file, origin, log);  // retired manifests whose objects still run
@@ -307,6 +335,9 @@ Command NewStateDiffCommand() {
       # Only the cni manifest, for the production environment, as JSON
       kubectl tazuna state diff -m cni -e production -o json
 
+      # Only the objects rendered with label tier=web or tier=api
+      kubectl tazuna state diff -l 'tier in (web,api)'
+
       # Save a plan for review; state sync --plan applies it only if nothing moved
       kubectl tazuna state diff --out plan.json --prune
       kubectl tazuna state sync --plan plan.json --prune
@@ -329,6 +360,7 @@ Command NewStateDiffCommand() {
              "Also write a plan to this file (hashes, resourceVersions and each changed object's live uid and "
              "owner, no object bodies) for state sync --plan. The plan is for this server and context namespace, "
              "and for a sync with the flags below and --takeover-managers.");
+    f.String(&o->plan_file, "plan", 0, "Show this plan (made by --out) instead of comparing: state plan show PLAN.");
     f.Bool(&o->prune, "prune", 0, "With --out: the plan is for state sync --prune (also TAZUNA_STATE_SYNC_DELETE=true).");
     f.Bool(&o->allow_empty, "allow-empty", 0, "With --out: the plan is for state sync --allow-empty.");
     f.Bool(&o->take_ownership, "take-ownership", 0, "With --out: the plan is for state sync --take-ownership.");
@@ -336,6 +368,7 @@ Command NewStateDiffCommand() {
              "all: also show the objects the state records as applied that are gone from the cluster (missing) or "
              "whose fields tazuna applied other writers took since (drifted), which state sync repairs (one "
              "metadata-only LIST per kind and namespace); missing: only the gone ones; none: hashes only.");
+    AddSelectorFlag(f, o->selector);
     AddTakeoverFlag(f, o->takeover_managers);
     AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);
     AddVerifyRenderCacheFlag(f, o->verify_render_cache);

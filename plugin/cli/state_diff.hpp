@@ -10,6 +10,7 @@
 #include "state/diff/diff.hpp"
 #include "state/apply/field_takeover.hpp"
 #include "state/apply/ownership.hpp"
+#include "util/label_selector.hpp"
 
 namespace tazuna::cli {
 
@@ -31,21 +32,25 @@ struct StateDiffOptions {
   bool show_changes = false;
   bool ignore_always_sync = false;  ///< always-sync rows alone exit 0
   std::string out_file;  ///< --out: also write a plan for `state sync --plan`
+  std::string plan_file;  ///< --plan: show this plan instead (state plan show)
   bool prune = false;    ///< with --out: the sync the plan is for (also TAZUNA_STATE_SYNC_DELETE=true)
   bool allow_empty = false;
   bool take_ownership = false;
   std::string takeover_managers;  ///< --takeover-managers (what --show-changes shows the sync removing)
   std::string repair = "all";  ///< --repair: all (rows for recorded objects gone or whose fields others took), missing or none
+  std::string selector;  ///< -l/--selector: only rows whose rendered object's labels match (every manifest is rendered)
   // Completed:
   print::Format format = print::Format::kTable;
   std::unique_ptr<print::Printer<StateDiffResult>> printer;
   state::TakeoverManagers takeover;
   state::Repair repair_mode = state::Repair::kAll;  ///< parsed --repair
+  util::LabelSelector label_selector;  ///< parsed -l
 
-  /// Picks the printer from -o, resolves --takeover-managers, parses --repair; kUsage error for an
-  /// unknown format, an invalid manager list or --repair value.
+  /// Picks the printer from -o, resolves --takeover-managers, parses --repair and -l; kUsage error for an
+  /// unknown format, an invalid manager list, --repair value or label selector.
   util::Status Complete(Context& ctx, const FlagSet& flags);
-  /// The plan's sync flags only with --out; no I/O.
+  /// The plan's sync flags only with --out, -l not with --out (a plan covers whole manifests), --plan with
+  /// neither; no I/O.
   util::Status Validate() const;
   /// Renders, reads the state and prints the changes (and writes the plan to --out); kExitDifferences
   /// when there are any.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "cli/label_filter.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
 #include "cli/show_changes.hpp"
@@ -88,6 +89,9 @@ util::Status StateDriftOptions::Complete(Context& ctx, const FlagSet&) {
   auto managers = ResolveTakeoverManagers(ctx, takeover_managers);
   if (!managers) return managers.error();
   takeover = std::move(*managers);
+  auto parsed_selector = util::ParseLabelSelector(selector);
+  if (!parsed_selector) return parsed_selector.error();
+  label_selector = std::move(*parsed_selector);
   print::Renderers<DriftRows> renderers;
   renderers.machine = DriftList;
   renderers.human = [no_headers = no_headers](const DriftRows& r, print::Format f, std::ostream& out) {
@@ -127,11 +131,15 @@ util::Result<int> StateDriftOptions::Run(Context& ctx) {
   const state::LiveOwners listed = state::ReadLiveOwners(client, inputs, query, at->log());
   const auto yields = YieldRulesOf(at->selection.manifests);
   DriftRows all;
+  RenderedLabels labels;
   for (const auto& in : inputs) {
     const state::DriftOptions options{concurrency, &takeover, &at->log(), &listed, &yields.at(in.desired.name)};
     auto entries = state::Drift(client, in.desired, in.stored, *run->identities, options);
     if (!entries) return entries.error();
-    all.insert(all.end(), entries->begin(), entries->end());
+    labels.Add(in.desired);
+    std::copy_if(entries->begin(), entries->end(), std::back_inserter(all), [&](const state::DriftEntry& e) {
+      return labels.Matches(label_selector, e.manifest, {e.parsed.group, e.parsed.kind, e.namespace_name, e.parsed.name});
+    });
   }
   std::stable_sort(all.begin(), all.end(), [](const state::DriftEntry& a, const state::DriftEntry& b) {
     return a.type < b.type;
@@ -177,6 +185,7 @@ Command NewStateDriftCommand() {
     f.Bool(&o->show_changes, "show-changes", 0,
            "Also show a unified diff of each drifted object: live vs. what applying its render makes of it "
            "(server-side dry run; Secret values masked; KUBECTL_EXTERNAL_DIFF is honoured).");
+    AddSelectorFlag(f, o->selector);
     AddTakeoverFlag(f, o->takeover_managers);
     AddClusterFlags(f, o->connection, o->fleet, &o->no_render_cache);
   };

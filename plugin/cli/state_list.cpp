@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "cli/label_filter.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
 #include "state/store/secret_key.hpp"
@@ -41,6 +42,21 @@ util::Result<Rows> Collect(state::StateStore& store, state::IdentityResolver& id
     }
   }
   return rows;
+}
+
+// -l: keeps the entries whose object tazuna.yaml renders with labels that match; an entry of a state the file
+// does not render (--all) matches as an object without labels.
+util::Status KeepSelected(Context& ctx, const StateListOptions& o, Session& session, Rows& rows) {
+  std::vector<std::string> names;
+  for (const auto& r : rows) {
+    if (std::find(names.begin(), names.end(), r.manifest) == names.end()) names.push_back(r.manifest);
+  }
+  auto labels = RenderLabels(ctx, o.file, names, *session.client, session.log);
+  if (!labels) return labels.error();
+  std::erase_if(rows, [&](const StateListRow& r) {
+    return !labels->Matches(o.label_selector, r.manifest, {r.key.group, r.key.kind, r.namespace_name, r.key.name});
+  });
+  return util::Ok();
 }
 
 nlohmann::json RowList(const Rows& rows) {
@@ -83,6 +99,9 @@ void PrintRowTable(const Rows& rows, print::Format format, bool no_headers, std:
 util::Status StateListOptions::Complete(Context& ctx, const FlagSet& flags) {
   auto format = print::ParseFormat(output, {"table", "wide", "json", "yaml", "name"});
   if (!format) return format.error();
+  auto parsed_selector = util::ParseLabelSelector(selector);
+  if (!parsed_selector) return parsed_selector.error();
+  label_selector = std::move(*parsed_selector);
   read_file = flags.Changed("file") || ctx.files.Exists(file.file);
   from_cluster = all || !read_file;
   // `state list -f FILE` lists FILE's manifests, so FILE must load; --all, or a ./tazuna.yaml found by
@@ -106,7 +125,8 @@ util::Result<int> StateListOptions::Run(Context& ctx) {
   std::vector<std::string> in_file;
   if (read_file) {
     auto selection = LoadSelection(ctx, file);
-    if (!selection && !from_cluster_if_unreadable) return selection.error();
+    // -l matches the labels the file renders: it must load.
+    if (!selection && (!from_cluster_if_unreadable || !label_selector.empty())) return selection.error();
     if (!selection) {
       // What the cluster holds is listed without the file; only the ORPHANED marks need it.
       ctx.err << "Warning: " << file.file << " not read, listing every state in the cluster without ORPHANED marks: "
@@ -124,6 +144,9 @@ util::Result<int> StateListOptions::Run(Context& ctx) {
   state::IdentityResolver ids(scopes.get(), client.config().namespace_name);
   auto rows = Collect(store, ids, in_file, from_cluster);
   if (!rows) return rows.error();
+  if (!label_selector.empty()) {
+    if (auto st = KeepSelected(ctx, *this, **session, *rows); !st) return st.error();
+  }
   printer->Print(*rows, ctx.out);
   return kExitOk;
 }
@@ -136,10 +159,18 @@ Command NewStateListCommand() {
       Without a tazuna.yaml (or with --all) every tazuna-state-* ConfigMap is listed, so state of manifests
       that are no longer in the file stays visible (marked ORPHANED in wide output). A tazuna.yaml that
       does not load (an error, or names that need -e) is then skipped with a warning.
+
+      -l lists the entries whose object tazuna.yaml renders now with labels that match (the state records
+      hashes, not labels, so -l renders the manifests listed and needs tazuna.yaml to load); an entry whose
+      object is no longer rendered, or of a state the file does not name (--all), matches as an object
+      without labels (-l '!app' lists it, -l app=web does not).
   )"));
   c.examples = Examples(R"(
       # List the state of every manifest in ./tazuna.yaml
       kubectl tazuna state list
+
+      # The entries of the objects rendered with label app=web
+      kubectl tazuna state list -l app=web
 
       # Everything in the cluster, with hashes, sync times and commits
       kubectl tazuna state list --all -o wide
@@ -151,6 +182,7 @@ Command NewStateListCommand() {
     AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     f.Bool(&o->all, "all", 0, "List every tazuna-state-* ConfigMap in the cluster, not only the file's manifests.");
     AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name");
+    AddSelectorFlag(f, o->selector);
     AddClusterFlags(f, o->connection, o->fleet, nullptr);
   };
   return RunsOverFleet(std::move(c), o, [o] {

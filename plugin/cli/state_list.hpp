@@ -9,6 +9,7 @@
 #include "cli/print/printer.hpp"
 #include "state/store/state_key.hpp"
 #include "state/store/store.hpp"
+#include "util/label_selector.hpp"
 
 namespace tazuna::cli {
 
@@ -31,13 +32,16 @@ struct StateListOptions {
   bool all = false;
   bool no_headers = false;
   std::string output = "table";
+  std::string selector;  ///< -l/--selector: only entries whose object tazuna.yaml renders with matching labels
   // Completed:
   bool read_file = false;     ///< tazuna.yaml names the manifests (-f given, or ./tazuna.yaml exists)
   bool from_cluster = false;  ///< list every tazuna-state-* ConfigMap
   bool from_cluster_if_unreadable = false;  ///< a tazuna.yaml that fails to load is skipped with a warning
+  util::LabelSelector label_selector;  ///< parsed -l
   std::unique_ptr<print::Printer<std::vector<StateListRow>>> printer;
 
-  /// Picks the printer from -o and whether tazuna.yaml is read; kUsage error for an unknown format.
+  /// Picks the printer from -o, whether tazuna.yaml is read, parses -l; kUsage error for an unknown format
+  /// or label selector.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// Flag combinations (none conflict today); no I/O.
   util::Status Validate() const;

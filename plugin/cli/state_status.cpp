@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "cli/label_filter.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/print/table.hpp"
 #include "cli/wait_output.hpp"
@@ -132,6 +133,21 @@ util::Result<std::vector<Tracked>> Collect(Context& ctx, const StateStatusOption
   return out;
 }
 
+// -l: keeps the objects whose labels, as tazuna.yaml renders them, match (read no further).
+util::Status KeepSelected(Context& ctx, const StateStatusOptions& o, Session& session, std::vector<Tracked>& tracked) {
+  std::vector<std::string> names;
+  for (const auto& t : tracked) {
+    if (std::find(names.begin(), names.end(), t.row.manifest) == names.end()) names.push_back(t.row.manifest);
+  }
+  auto labels = RenderLabels(ctx, o.file, names, *session.client, session.log);
+  if (!labels) return labels.error();
+  std::erase_if(tracked, [&](const Tracked& t) {
+    const state::StateKey& k = t.row.key;
+    return !labels->Matches(o.label_selector, t.row.manifest, {k.group, k.kind, k.namespace_name, k.name});
+  });
+  return util::Ok();
+}
+
 std::vector<state::WaitItem*> Pending(std::vector<Tracked>& all, bool only_not_current) {
   std::vector<state::WaitItem*> items;
   for (auto& t : all) {
@@ -204,6 +220,9 @@ util::Status StateStatusOptions::Complete(Context& ctx, const FlagSet& flags) {
                            "invalid --timeout \"" + timeout + "\": use a duration of at least a second, e.g. 5m or 90s");
   }
   watch_timeout = std::chrono::duration_cast<std::chrono::seconds>(*parsed);
+  auto parsed_selector = util::ParseLabelSelector(selector);
+  if (!parsed_selector) return parsed_selector.error();
+  label_selector = std::move(*parsed_selector);
   read_file = flags.Changed("file") || ctx.files.Exists(file.file);
   print::Renderers<Rows> renderers;
   renderers.machine = RowList;
@@ -233,6 +252,9 @@ util::Result<int> StateStatusOptions::Run(Context& ctx) {
   kube::Client& client = *(*session)->client;
   auto tracked = Collect(ctx, *this, client);
   if (!tracked) return tracked.error();
+  if (!label_selector.empty()) {
+    if (auto st = KeepSelected(ctx, *this, **session, *tracked); !st) return st.error();
+  }
   state::ReadinessWaiter reader(client, ctx.clock, (*session)->log);
   reader.Read(Pending(*tracked, false));
   if (watch) {
@@ -271,6 +293,7 @@ Command NewStateStatusCommand() {
       The manifests are those of tazuna.yaml that have a state; with --all, or without a tazuna.yaml, every
       state in the cluster; -m names states directly, so a manifest no longer in tazuna.yaml can be checked.
       With -w the objects that are not Current are read again until all are, or --timeout passes.
+      -l keeps the objects whose labels, as tazuna.yaml renders them now, match (it renders their manifests).
 
       Exit status: 0 Every object is Current. 1 Some object is not. >1 An error occurred, or the status of
       some object could not be read.
@@ -282,6 +305,9 @@ Command NewStateStatusCommand() {
       # One manifest, as JSON
       kubectl tazuna state status -m cni -o json
 
+      # Only the objects tazuna.yaml renders with label app=web
+      kubectl tazuna state status -l app=web
+
       # Wait up to two minutes for everything to become ready
       kubectl tazuna state status -w --timeout 2m
   )");
@@ -291,6 +317,7 @@ Command NewStateStatusCommand() {
     f.Bool(&o->all, "all", 0, "Every state in the cluster, not only the file's manifests.");
     f.Bool(&o->watch, "watch", 'w', "Read again until every object is Current or --timeout passes.");
     f.String(&o->timeout, "timeout", 0, "How long -w waits (e.g. 5m, 90s).");
+    AddSelectorFlag(f, o->selector);
     AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name");
     AddClusterFlags(f, o->connection, o->fleet, nullptr);
   };

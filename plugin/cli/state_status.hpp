@@ -9,6 +9,7 @@
 #include "cli/options.hpp"
 #include "cli/print/printer.hpp"
 #include "state/store/state_key.hpp"
+#include "util/label_selector.hpp"
 
 namespace tazuna::cli {
 
@@ -32,12 +33,15 @@ struct StateStatusOptions {
   std::string timeout = "5m";
   std::string output = "table";
   bool no_headers = false;
+  std::string selector;  ///< -l/--selector: only objects whose labels, as tazuna.yaml renders them, match
   // Completed:
   bool read_file = false;  ///< tazuna.yaml names the manifests (-f given, or ./tazuna.yaml exists)
   std::chrono::seconds watch_timeout{300};
+  util::LabelSelector label_selector;  ///< parsed -l
   std::unique_ptr<print::Printer<std::vector<StatusRow>>> printer;
 
-  /// Picks the printer from -o, parses --timeout; kUsage error for an unknown format or a bad duration.
+  /// Picks the printer from -o, parses --timeout and -l; kUsage error for an unknown format, a bad duration
+  /// or label selector.
   util::Status Complete(Context& ctx, const FlagSet& flags);
   /// --all with -m; no I/O.
   util::Status Validate() const;

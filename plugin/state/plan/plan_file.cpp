@@ -439,4 +439,6 @@ std::map<ObjectIdentity, std::string> PlannedPruneUids(const std::vector<SyncInp
   return uids;
 }
 
+std::string PlanObjectDigest(const DesiredObject& d) { return ObjectDigest(d); }
+
 }  // namespace tazuna::state

@@ -110,6 +110,8 @@ std::string EncodePlan(const Plan& plan);
 /// Parses EncodePlan's output; kInput ("invalid plan: ...") for anything else, a plan without a target
 /// (made before plans had one) or without what it saw live (made before plans pinned it) included.
 util::Result<Plan> DecodePlan(const std::string& text);
+/// PlanObject::digest of the rendered object `d`: "sha256:<hex>" of the whole object, "" for a Secret.
+std::string PlanObjectDigest(const DesiredObject& d);
 /// "sha256:<hex>" of EncodePlan(plan): the same plan always has the same digest.
 std::string PlanDigest(const Plan& plan);
 
