@@ -37,7 +37,11 @@ expect_rc 0 "diff right after it" kubectl tazuna state diff -n "$ns" -e dev -v 2
 expect_contains "$OUT" "No changes detected." "nothing to do"
 expect_not_contains "$ERR" "rendering manifest \"$prefix-plain\"" "plain: not rendered"
 expect_not_contains "$ERR" "rendering manifest \"$prefix-glob\"" "glob: not rendered"
-expect_contains "$ERR" "manifest \"$prefix-hf\" not rendered: its state records" "helmfile over a local chart: not rendered"
+# The helmfile takes a var from the environment (helmfile.vars.extra): its state records no digest of that
+# value, only the local render cache keys on it (render_inputs_test covers a helmfile's not-rendered path).
+expect_contains "$ERR" "manifest \"$prefix-hf\": its inputs include values of the environment, so its state does not record them" \
+  "helmfile with a var from the environment: not taken from its state"
+expect_not_contains "$ERR" "manifest \"$prefix-hf\" not rendered: its state records" "... nor said to be"
 expect_contains "$ERR" "manifest \"$prefix-crds\" not rendered: its state records" "CRDs: not rendered (scopes recorded)"
 cm_meta=$(kubectl get configmap -n tazuna "tazuna-state-$prefix-crds" -o jsonpath='{.data._metadata}')
 expect_contains "$cm_meta" "\"crdScopes\":{\"$prefix.example.com/Widget\":\"Namespaced\",\"$prefix.example.com/Zone\":\"Cluster\"}" \
