@@ -16,6 +16,7 @@ struct RenderOptions {
   /// States read before rendering, by manifest name (state diff): a manifest whose state records exactly
   /// the render its inputs give (state::RecordsRender) is not rendered; its rows come from the state.
   const std::map<std::string, state::ManifestState>* states = nullptr;
+  bool oras_offline = false, oras_no_cache = false;  ///< manifest::RenderContext's (Selection's flags)
 };
 
 /// `--verify-render-cache` (or TAZUNA_VERIFY_RENDER_CACHE=1 in the environment `env`).

@@ -35,6 +35,9 @@ void AddFileFlags(FlagSet& flags, FileOptions& o, FileFlags which) {
   flags.String(&o.environment, "environment", 'e', "Environment from spec.environments; fills {{ .Environment }}.");
   if (which == FileFlags::kAll) {
     flags.StringSlice(&o.tags, "tags", 't', "Only manifests carrying any of these tags (comma-separated).");
+    flags.Bool(&o.oras_offline, "offline", 0,
+               "ORAS artifacts from the local cache only: a tag by the digest it last resolved to.");
+    flags.Bool(&o.oras_no_cache, "no-cache", 0, "ORAS artifacts resolved, fetched and unpacked again.");
   }
 }
 

@@ -24,11 +24,13 @@ struct FileOptions {
   std::string environment;
   std::vector<std::string> tags;
   std::vector<std::string> manifests;
+  bool oras_offline = false;   ///< --offline: ORAS artifacts from the cache only (kAll)
+  bool oras_no_cache = false;  ///< --no-cache: ORAS artifacts fetched again (kAll)
 };
 
 /// Which of the file flags a command takes.
 /// kFileManifestAndEnvironment: -f, -m and -e (-e fills {{ .Environment }} where manifest names use it);
-/// kAll: also -t.
+/// kAll: also -t, and --offline/--no-cache for ORAS artifacts (the commands that render).
 enum class FileFlags { kFileManifestAndEnvironment, kAll };
 
 void AddConnectionFlags(FlagSet& flags, ConnectionOptions& options);

@@ -108,7 +108,10 @@ util::Result<Selection> LoadSelection(Context& ctx, const FileOptions& o) {
   if (!file) return file.error();
   // As kubectl's warnings: said once per load on stderr, and the command goes on.
   for (const std::string& warning : file->warnings) ctx.err << "Warning: " << warning << "\n";
-  Selection s{std::move(*file), {}};
+  if (o.oras_offline && o.oras_no_cache) {
+    return util::MakeError(util::ErrorKind::kUsage, "--offline and --no-cache cannot be used together");
+  }
+  Selection s{std::move(*file), {}, o.oras_offline, o.oras_no_cache};
   auto picked = manifest::SelectManifests(s.file, o.manifests, o.tags);
   if (!picked) return picked.error();
   s.manifests = std::move(*picked);
@@ -147,6 +150,8 @@ util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFi
     if (caps) rc.capabilities = [caps] { return caps->Get(); };
     rc.default_kube_version = std::string(BuildKubeVersion());
     rc.plugin_version = util::StrCat(BuildVersion(), " ", BuildCommit());
+    rc.oras_offline = o.oras_offline;
+    rc.oras_no_cache = o.oras_no_cache;
     rendered[i] = RenderThroughCaches(*manifests[i], file, rc, o, run.identities->context_namespace());
   };
   util::ParallelFor(manifests.size(), kRenderConcurrency, [&](size_t i) { render(i, options); });
@@ -160,7 +165,7 @@ util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFi
   }
   for (size_t i = 0; i < rendered.size(); ++i) {
     const auto render_again = [&] {
-      render(i, RenderOptions{options.use_cache, nullptr});
+      render(i, RenderOptions{options.use_cache, nullptr, options.oras_offline, options.oras_no_cache});
       return std::move(rendered[i]);
     };
     auto desired = Desire(*manifests[i], std::move(*rendered[i]), options, *run.identities, log, render_again);
@@ -173,7 +178,10 @@ util::Result<RenderedRun> RenderManifests(Context& ctx, const manifest::TazunaFi
 
 util::Result<RenderedRun> RenderSelection(Context& ctx, const Selection& s, util::Logger& log, kube::Client* client,
                                           const RenderOptions& options) {
-  return RenderManifests(ctx, s.file, s.manifests, log, client, options);
+  RenderOptions with_flags = options;
+  with_flags.oras_offline = s.oras_offline;
+  with_flags.oras_no_cache = s.oras_no_cache;
+  return RenderManifests(ctx, s.file, s.manifests, log, client, with_flags);
 }
 
 util::Result<SelectedCluster> OpenSelected(Context& ctx, const FileOptions& file, const ConnectionOptions& connection) {
@@ -243,7 +251,8 @@ util::Result<std::map<state::ObjectIdentity, std::string>> RenderedElsewhere(Con
   }
   std::map<state::ObjectIdentity, std::string> out;
   if (others.empty()) return out;
-  auto run = RenderManifests(ctx, s.file, others, log, &client, {options.use_cache});
+  auto run = RenderManifests(ctx, s.file, others, log, &client,
+                             {options.use_cache, nullptr, s.oras_offline, s.oras_no_cache});
   if (!run) return run.error();
   for (const auto& m : run->manifests) {
     for (const auto& d : m.objects) out.emplace(d.identity, m.name);

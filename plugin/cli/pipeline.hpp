@@ -22,6 +22,7 @@ namespace tazuna::cli {
 struct Selection {
   manifest::TazunaFile file;
   std::vector<const manifest::Manifest*> manifests;
+  bool oras_offline = false, oras_no_cache = false;  ///< --offline, --no-cache
 };
 
 /// Loads -f (with -e) and applies -m/-t.

@@ -2,6 +2,7 @@
 #include "manifest/input_digest.hpp"
 
 #include "manifest/digest_files.hpp"
+#include "manifest/renderers.hpp"
 
 #include <set>
 
@@ -30,6 +31,31 @@ InputDigest ManifestFiles(const Manifest& m, const TazunaFile& file, RenderConte
   return DigestOf(text, reason);
 }
 
+// An artifact is its manifest's digest (a tag resolved on each run, or by its last resolution offline): the
+// delegate's own digest over the unpacked tree, the tree standing for the repository, plus the artifact.
+InputDigest DigestOras(const Manifest& m, const TazunaFile& file, RenderContext& ctx) {
+  util::Result<PulledArtifact> pulled = PullOras(m, ctx);
+  if (!pulled) return DigestOf("", "oras: the artifact was not pulled (its render says why)");
+  Manifest delegate = m;
+  delegate.type = m.oras.delegate_type.empty() ? "kustomize" : m.oras.delegate_type;
+  delegate.path = m.oras.target.empty() ? "." : m.oras.target;
+  delegate.kustomize = m.oras.kustomize;
+  delegate.helmfile = m.oras.helmfile;
+  TazunaFile tree = file;
+  tree.dir = pulled->tree;
+  const InputDigest inner =
+      delegate.type == "helmfile" ? DigestHelmfile(delegate, tree, ctx) : DigestKustomize(delegate, tree, ctx);
+  if (!inner.cacheable()) return DigestOf("", "oras: " + inner.reason);
+  const std::string text = util::StrCat(DigestHeader(m, ctx), "oras.reference ", m.oras.reference, "\noras.target ",
+                                        m.oras.target, "\noras.plainHTTP ", m.oras.plain_http, "\noras.insecureSkipVerify ",
+                                        m.oras.insecure_skip_verify, "\nartifact ", pulled->digest, "\ndelegate ",
+                                        inner.digest, "\n");
+  InputDigest out = DigestOf(text, "");
+  out.private_inputs = inner.private_inputs;
+  out.covered = util::StrCat(out.covered, "; the delegate's: ", inner.covered);
+  return out;
+}
+
 }  // namespace
 
 InputDigest DigestInputs(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx) {
@@ -39,7 +65,7 @@ InputDigest DigestInputs(const Manifest& manifest, const TazunaFile& file, Rende
   if (manifest.type == "genesissecret") {
     return DigestOf("", "genesissecret reads its provider's secrets: rendered every time");
   }
-  if (manifest.type == "oras") return DigestOf("", "oras pulls from a registry: rendered every time");
+  if (manifest.type == "oras") return DigestOras(manifest, file, ctx);
   return DigestOf("", "unknown type " + util::Quote(manifest.type));
 }
 

@@ -29,7 +29,9 @@ struct InputDigest {
 ///    fields kustomize knows; the files and directories they name, followed to the end;
 ///  - helmfile (DigestHelmfile): the subset of helmfile this project reads itself, local charts whose
 ///    templates call only pure functions (ImpureRenderReason), pinned remote charts.
-/// genesissecret (a provider's secrets) and oras (a registry) are always rendered.
+///  - oras: the artifact's manifest digest (a tag resolved on each run) and the delegate's digest over the
+///    unpacked tree (PullArtifact; a content-addressed directory standing for the repository).
+/// genesissecret (a provider's secrets) is always rendered.
 InputDigest DigestInputs(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx);
 
 }  // namespace tazuna::manifest

@@ -53,6 +53,9 @@ struct RenderContext {
   /// This plugin's version and commit: part of every render digest (DigestInputs), as a new version may
   /// render the same files differently.
   std::string plugin_version = {};
+  /// ORAS artifacts (PullArtifact): only from the cache, a tag by its last resolution (--offline); or fetched
+  /// and unpacked again (--no-cache).
+  bool oras_offline = false, oras_no_cache = false;
 };
 
 /// The objects of one manifest, in apply order.

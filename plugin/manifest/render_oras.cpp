@@ -1,21 +1,10 @@
-// type oras: `oras pull` into the cache, then the delegate renderer on the pulled files.
+// type oras: the artifact pulled and unpacked (PullArtifact), then the delegate renderer on its tree.
+#include "manifest/oras_pull.hpp"
 #include "manifest/renderers.hpp"
-#include "manifest/tool.hpp"
 #include "util/strings.hpp"
 
 namespace tazuna::manifest {
 namespace {
-
-// One cache directory per reference: every byte outside [A-Za-z0-9._-] becomes '_'.
-std::string SanitizeReference(const std::string& reference) {
-  std::string out;
-  for (const char c : reference) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                      c == '-' || c == '_';
-    out += keep ? c : '_';
-  }
-  return out;
-}
 
 util::Status CheckTarget(const std::string& target) {
   if (!target.empty() && target.front() == '/') {
@@ -33,24 +22,17 @@ util::Status CheckTarget(const std::string& target) {
 
 }  // namespace
 
+util::Result<PulledArtifact> PullOras(const Manifest& manifest, RenderContext& ctx) {
+  if (util::Status s = CheckTarget(manifest.oras.target); !s) return s.error();
+  return PullArtifact(manifest.oras, ctx);
+}
+
 util::Result<Documents> RenderOras(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx) {
   const OrasOptions& o = manifest.oras;
-  if (util::Status s = CheckTarget(o.target); !s) return s.error();
-  const std::string cache = ctx.cache_dir.empty() ? DefaultCacheDir(ctx.env) : ctx.cache_dir;
-  const std::string dir = util::JoinPath(util::JoinPath(cache, "oras"), SanitizeReference(o.reference));
-  std::vector<std::string> argv = {"oras", "pull", o.reference, "--output", dir};
-  if (o.plain_http) argv.push_back("--plain-http");
-  if (o.insecure_skip_verify) argv.push_back("--insecure");
-  util::Result<std::string> pulled = RunTool({argv, "", "", {}}, ctx);
-  if (!pulled) {
-    if (pulled.error().kind == util::ErrorKind::kToolMissing) {
-      return util::MakeError(util::ErrorKind::kToolMissing, "oras: \"oras\" not found on PATH");
-    }
-    return pulled.error();
-  }
-  const std::string path = o.target.empty() ? dir : util::JoinPath(dir, o.target);
-  if (o.delegate_type == "helmfile") return RenderHelmfile(path, o.helmfile, file, ctx);
-  return RenderKustomize(path, ctx);
+  util::Result<PulledArtifact> pulled = PullOras(manifest, ctx);
+  if (!pulled) return pulled.error();
+  if (o.delegate_type == "helmfile") return RenderHelmfile(pulled->path, o.helmfile, file, ctx);
+  return RenderKustomize(pulled->path, ctx);
 }
 
 }  // namespace tazuna::manifest

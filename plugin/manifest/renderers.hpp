@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "manifest/oras_pull.hpp"
 #include "manifest/render.hpp"
 #include "util/result.hpp"
 
@@ -32,6 +33,8 @@ util::Result<Documents> RenderGenesisSecret(const std::string& path, const Tazun
 
 /// type oras: `oras pull` into the cache, then the delegate renderer on the pulled directory.
 util::Result<Documents> RenderOras(const Manifest& manifest, const TazunaFile& file, RenderContext& ctx);
+/// The artifact of an oras manifest, pulled (PullArtifact) once oras.target is checked.
+util::Result<PulledArtifact> PullOras(const Manifest& manifest, RenderContext& ctx);
 
 /// Resolves helmfile vars (env, static, op) to a JSON object of values.
 util::Result<nlohmann::json> ResolveHelmfileVars(const std::map<std::string, HelmfileVar>& vars, RenderContext& ctx);

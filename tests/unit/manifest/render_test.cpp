@@ -539,24 +539,5 @@ TEST_CASE("render genesissecret: default-op runs op item get and keys by label o
   CHECK(r.error().message == "manifest \"cloud\": 1Password: \"op\" not found on PATH");
 }
 
-TEST_CASE("render oras: pulls into the cache, then delegates") {
-  Fixture f;
-  Manifest m = Make("remote", "oras", "");
-  m.oras.reference = "ghcr.io/acme/base:1.0";
-  m.oras.target = "overlays/prod";
-  m.oras.delegate_type = "kustomize";
-  m.oras.kustomize.default_namespace = "base";
-  f.files.files["/cache/oras/ghcr.io_acme_base_1.0/overlays/prod/kustomization.yaml"] = "resources: []\n";
-  f.processes.handler = [](const util::ProcessRequest& req) {
-    return util::ProcessResult{0, req.argv[0] == "oras" ? "" : kDeployment, "", false};
-  };
-  util::Result<RenderedManifest> r = f.Run(m);
-  REQUIRE_MESSAGE(r.has_value(), r.error().message);
-  CHECK(f.processes.Commands() ==
-        std::vector<std::string>{"oras pull ghcr.io/acme/base:1.0 --output /cache/oras/ghcr.io_acme_base_1.0",
-                                 "kustomize build /cache/oras/ghcr.io_acme_base_1.0/overlays/prod"});
-  CHECK(Ids(r->objects) == std::vector<std::string>{"Deployment/base/web"});
-}
-
 }  // namespace
 }  // namespace tazuna::manifest
