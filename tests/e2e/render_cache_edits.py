@@ -5,8 +5,10 @@ Builds a platform repository (plain manifests, a glob, kustomize overlays over a
 manifest's folder with a patch, a component, configMapGenerator files and envs (one taking a variable from
 the environment), an include file, an environment used by the template, and a helmfile over a local chart
 outside its folder with a values file, a helper template and a variable of the environment read through
-helmfile.vars (from: env), CRDs whose custom resources are in another manifest), then edits, at random, any file a
-manifest can read (and now and then deletes the CRDs from the cluster). After each edit,
+helmfile.vars (from: env), CRDs whose custom resources are in another manifest, and an ORAS artifact in a real registry (RC_REGISTRY) that
+delegates to kustomize or helmfile), then edits, at random, any file a manifest can read, or the artifact (new
+content pushed under the same tag, the reference moved between the tag and the digests pushed so far, its target,
+its delegate and the delegate's defaultNamespace), (and now and then deletes the CRDs from the cluster). After each edit,
 `build` and `state diff -o json` must print the same bytes and exit the same with the caches as with
 --no-render-cache. Every few edits a `state sync --prune` records renders in the states (so later diffs
 take the not-rendered path), and now and then a state entry is forgotten (its state no longer records the
@@ -14,13 +16,17 @@ render exactly). Usage: render_cache_edits.py PLUGIN WORKDIR NAMESPACE EDITS SEE
 """
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
+import tarfile
 
 plugin, work, ns, edits, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 rng = random.Random(seed)
 repo = os.path.join(work, "repo")
+artifact = os.path.join(work, "artifact")  # the ORAS artifact's files, outside the repository
+registry = os.environ["RC_REGISTRY"]
 prefix = "rc%d" % rng.randrange(10**6)
 
 
@@ -76,9 +82,14 @@ spec:
       type: helmfile
       path: ./hf
       helmfile: {{defaultNamespace: {ns}, vars: {{tier: {{from: static, static: base}}, extra: {{from: env, env: RC_HF}}}}}}
+    - name: {prefix}-oras
+      type: oras
+      path: .
+      oras: {{reference: "{registry}/{prefix}/app:stable", plainHTTP: true, target: overlays/a, delegate: {{type: kustomize}}}}
     - includes:
         - path: ./inc/more.yaml
 """)
+    setup_artifact()
     os.environ.setdefault("RC_HF", "none")  # helmfile.vars.extra (a helmfile template reads no environment)
     write("hf/helmfile.yaml.gotmpl", f"""releases:
 - name: {prefix}-rel
@@ -161,6 +172,84 @@ configMapGenerator:
         write("apps/%s/vars.env" % env, "A=1\nB=%s\n" % env + ("RC_VAR\n" if env == "dev" else ""))
 
 
+# ---------------------------------------------------------------- the ORAS artifact
+oras_digests = []  # every artifact pushed, by digest
+
+
+def write_artifact(rel, text):
+    path = os.path.join(artifact, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def push_artifact():
+    """The artifact's files as one tar.gz layer, pushed as app:stable; its digest remembered."""
+    layer = os.path.join(work, "layer.tar.gz")
+    with tarfile.open(layer, "w:gz") as t:
+        t.add(artifact, arcname=".")
+    ref = "%s/%s/app:stable" % (registry, prefix)
+    subprocess.run(["oras", "push", "--plain-http", ref, "layer.tar.gz:application/vnd.oci.image.layer.v1.tar+gzip"],
+                   cwd=work, stdout=subprocess.DEVNULL, check=True)
+    digest = subprocess.run(["oras", "resolve", "--plain-http", ref], stdout=subprocess.PIPE, text=True,
+                            check=True).stdout.strip()
+    oras_digests.append(digest)
+
+
+def setup_artifact():
+    write_artifact("base/kustomization.yaml", "resources:\n- cm.yaml\n")
+    write_artifact("base/cm.yaml", cm("%s-oras" % prefix, '"1"'))
+    for o in ("a", "b"):
+        write_artifact("overlays/%s/kustomization.yaml" % o, "namePrefix: %s-\nresources:\n- ../../base\n" % o)
+    write_artifact("hf/helmfile.yaml", "releases:\n- name: %s-orel\n  chart: ../chart\n" % prefix)
+    write_artifact("chart/Chart.yaml", "apiVersion: v2\nname: ochart\nversion: 0.1.0\n")
+    write_artifact("chart/templates/cm.yaml", cm("{{ .Release.Name }}", "{{ .Values.v | default \"1\" | quote }}"))
+    push_artifact()
+
+
+def edit_oras(step):
+    """One random edit of the ORAS manifest or of its artifact; returns what it did."""
+    kind = rng.choice(["content", "content", "file", "reference", "target", "delegate", "namespace"])
+    text = open(os.path.join(repo, "tazuna.yaml")).read()
+    line = next(l for l in text.splitlines() if l.startswith("      oras: {reference:"))
+    new = line
+    if kind == "content":  # new content under the same tag
+        rel = rng.choice(["base/cm.yaml", "chart/templates/cm.yaml"])
+        with open(os.path.join(artifact, rel), "a") as f:
+            f.write("  e%d: \"%d\"\n" % (step, step))
+        push_artifact()
+        return "oras content " + rel
+    if kind == "file":  # a file in or out of the artifact
+        extra = os.path.join(artifact, "base/extra.yaml")
+        if os.path.exists(extra):
+            os.remove(extra)
+            write_artifact("base/kustomization.yaml", "resources:\n- cm.yaml\n")
+        else:
+            write_artifact("base/extra.yaml", cm("%s-oras-x%d" % (prefix, step), '"x"'))
+            write_artifact("base/kustomization.yaml", "resources:\n- cm.yaml\n- extra.yaml\n")
+        push_artifact()
+        return "oras file base/extra.yaml"
+    ref = line.split('"')[1]
+    if kind == "reference":  # the tag, or any artifact pushed so far by its digest
+        pick = rng.choice(["tag"] + oras_digests)
+        new = line.replace(ref, "%s/%s/app:stable" % (registry, prefix) if pick == "tag" else
+                           "%s/%s/app@%s" % (registry, prefix, pick))
+    elif kind == "target" or kind == "delegate":
+        helmfile = "type: helmfile" in line if kind == "target" else "type: helmfile" not in line
+        target = "hf" if helmfile else rng.choice(["base", "overlays/a", "overlays/b"])
+        new = re.sub(r"target: [^,]*,", "target: %s," % target, line)
+        new = new.replace("type: helmfile", "type: kustomize") if not helmfile else new.replace("type: kustomize", "type: helmfile")
+        new = re.sub(r"delegate: \{type: (\w+)(, \w+: \{defaultNamespace: [^}]*\})?\}",
+                     lambda m: "delegate: {type: %s%s}" % (m.group(1), (", %s: {defaultNamespace: %s}" % (m.group(1), ns))
+                                                           if m.group(2) else ""), new)
+    else:  # the delegate's defaultNamespace in or out
+        new = re.sub(r"delegate: \{type: (\w+)(, \w+: \{defaultNamespace: [^}]*\})?\}",
+                     lambda m: "delegate: {type: %s%s}" % (m.group(1), "" if m.group(2) else
+                                                           ", %s: {defaultNamespace: %s}" % (m.group(1), ns)), line)
+    write("tazuna.yaml", text.replace(line, new))
+    return "oras %s: %s" % (kind, new.strip()[len("oras: "):])
+
+
 def files():
     out = []
     for root, _, names in os.walk(repo):
@@ -173,7 +262,7 @@ def files():
 def edit(step):
     """One random edit; returns what it did."""
     kind = rng.choice(["value", "value", "value", "add", "remove", "touch", "replicas", "include", "env",
-                       "generator", "kustomization", "envvar", "helm", "helm", "crd"])
+                       "generator", "kustomization", "envvar", "helm", "helm", "crd", "oras", "oras"])
     fs = files()
     if kind == "value":
         rel = rng.choice([f for f in fs if f.endswith((".yaml", ".txt", ".env")) and "kustomization" not in f
@@ -222,6 +311,8 @@ def edit(step):
         return "RC_VAR=" + os.environ["RC_VAR"]
     if kind == "helm":
         return edit_helm(step)
+    if kind == "oras":
+        return edit_oras(step)
     if kind == "crd":  # the CRDs leave the cluster (restore_crds brings them back) and their custom resources or the
         # Widget's scope change: the scopes of kinds nobody serves come from the CRDs' render (or its record)
         for name in ("zones", "widgets"):
@@ -341,10 +432,11 @@ def main():
     setup()
     subprocess.run(["git", "init", "-q", repo], check=True)
     env = "dev"
-    failures = syncs = forgets = failed_syncs = 0
+    failures = syncs = forgets = failed_syncs = oras_edits = 0
     failed_syncs += sync(0, env)
     for step in range(1, edits + 1):
         what = edit(step)
+        oras_edits += what.startswith("oras ")
         print("edit %d: %s" % (step, what), flush=True) if os.environ.get("RC_VERBOSE") else None
         if what == "environment only":
             env = "prod" if env == "dev" else "dev"
@@ -359,8 +451,8 @@ def main():
             forgets += 1
             failures += compare(step, "state forget", env)
     # a failed sync records no render: the diffs after it would not take the not-rendered path
-    print("%s - %d edits, %d syncs (%d failed), %d forgets, %d mismatches" % (
-        "ok  " if failures == 0 and failed_syncs == 0 else "FAIL", edits, syncs, failed_syncs, forgets, failures))
+    print("%s - %d edits (%d of the ORAS manifest or artifact), %d syncs (%d failed), %d forgets, %d mismatches" % (
+        "ok  " if failures == 0 and failed_syncs == 0 else "FAIL", edits, oras_edits, syncs, failed_syncs, forgets, failures))
     return 1 if failures or failed_syncs else 0
 
 

@@ -2,7 +2,8 @@
 # e2e (#27): the render caches never change what build and state diff print. A differential test edits, at
 # random, any file a manifest can read (plain and glob manifests, a kustomize base outside the manifest's
 # folder, a patch, a component, configMapGenerator files and envs, an include file, the environment, CRDs whose
-# custom resources are in another manifest, now and then deleted from the cluster) and
+# custom resources are in another manifest, now and then deleted from the cluster, an ORAS artifact in a real
+# registry: new content under its tag, pinned by a digest, its target, delegate and defaultNamespace changed) and
 # requires byte-identical output and exit codes with the caches and with --no-render-cache after each edit
 # (tests/e2e/render_cache_edits.py), with syncs in between so that diffs take the not-rendered path.
 # Release build: 200 edits, about 2.5 minutes. The sanitizer pass runs 40 (same code paths, ~5x slower);
@@ -17,6 +18,9 @@ HELMFILE=$("$REPO_DIR/scripts/lib/install-helmfile") || { echo "FAIL - cannot bu
 export RC_HFBIN=$E2E_TMP/hfbin PATH=$E2E_TMP/hfbin:$PATH
 export RC_HF=none  # the helmfile's var from the environment (helmfile.vars.extra)
 mkdir -p "$RC_HFBIN" && ln -s "$HELM" "$RC_HFBIN/helm" && ln -s "$HELMFILE" "$RC_HFBIN/helmfile"
+# the ORAS manifest's registry (and oras on PATH)
+source "$E2E_DIR/registry.sh"
+export RC_REGISTRY=127.0.0.1:$(start_registry registry)
 edits=${RENDER_CACHE_EDITS:-200}
 sanitizer_build && edits=${RENDER_CACHE_EDITS:-40}
 ns=$(new_namespace rc)
@@ -43,6 +47,7 @@ expect_contains "$ERR" "manifest \"$prefix-hf\": its inputs include values of th
   "helmfile with a var from the environment: not taken from its state"
 expect_not_contains "$ERR" "manifest \"$prefix-hf\" not rendered: its state records" "... nor said to be"
 expect_contains "$ERR" "manifest \"$prefix-crds\" not rendered: its state records" "CRDs: not rendered (scopes recorded)"
+expect_contains "$ERR" "manifest \"$prefix-oras\" not rendered: its state records" "ORAS: not rendered (the artifact's digest recorded)"
 cm_meta=$(kubectl get configmap -n tazuna "tazuna-state-$prefix-crds" -o jsonpath='{.data._metadata}')
 expect_contains "$cm_meta" "\"crdScopes\":{\"$prefix.example.com/Widget\":\"Namespaced\",\"$prefix.example.com/Zone\":\"Cluster\"}" \
   "the CRDs' scopes are recorded with the render"
