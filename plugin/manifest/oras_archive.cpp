@@ -11,6 +11,8 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "util/strings.hpp"
@@ -39,15 +41,17 @@ class ArchiveStream {
     return util::Ok();
   }
 
-  // Reads exactly `n` bytes into `out`; false at the end of the data (or a gzip error, in error()).
-  bool Read(char* out, size_t n) {
-    while (n > 0) {
-      const size_t got = gzip_ ? Inflate(out, n) : Copy(out, n);
-      if (got == 0) return false;
-      out += got;
-      n -= got;
+  // Reads exactly `n` bytes into `out`; false at the end of the data (or a gzip error, in error()), with
+  // `*got` (when given) the bytes there were.
+  bool Read(char* out, size_t n, size_t* got = nullptr) {
+    size_t total = 0;
+    while (total < n) {
+      const size_t step = gzip_ ? Inflate(out + total, n - total) : Copy(out + total, n - total);
+      if (step == 0) break;
+      total += step;
     }
-    return true;
+    if (got != nullptr) *got = total;
+    return total == n;
   }
 
   const std::string& error() const { return error_; }
@@ -163,40 +167,73 @@ bool LinkStaysInside(const std::vector<std::string>& link, const std::string& ta
   return true;
 }
 
-// The pax records of an extended header ("LEN key=value\n").
-std::map<std::string, std::string> PaxRecords(const std::string& data) {
+// The pax records of an extended header ("LEN key=value\n", LEN counting the whole record); nullopt when one is
+// malformed (as Go's archive/tar refuses it). NUL bytes stay in values: the caller refuses names holding one.
+std::optional<std::map<std::string, std::string>> PaxRecords(const std::string& data) {
   std::map<std::string, std::string> out;
   size_t pos = 0;
   while (pos < data.size()) {
+    if (data[pos] == '\0') break;  // padding after the last record
     const size_t space = data.find(' ', pos);
-    if (space == std::string::npos) break;
+    if (space == std::string::npos || space == pos || space - pos > 8) return std::nullopt;
     uint64_t len = 0;
     for (size_t i = pos; i < space; ++i) {
-      if (data[i] < '0' || data[i] > '9' || len > data.size()) return out;
+      if (data[i] < '0' || data[i] > '9') return std::nullopt;
       len = len * 10 + static_cast<uint64_t>(data[i] - '0');
     }
-    if (len == 0 || pos + len > data.size()) break;
-    const std::string record = data.substr(space + 1, pos + len - space - 2);  // without the newline
-    if (const size_t eq = record.find('='); eq != std::string::npos) out[record.substr(0, eq)] = record.substr(eq + 1);
+    // the record holds "LEN ", at least "k=" and its newline, and ends inside the header
+    if (len < space - pos + 4 || len > data.size() - pos || data[pos + len - 1] != '\n') return std::nullopt;
+    const std::string_view record(data.data() + space + 1, pos + len - space - 2);
+    const size_t eq = record.find('=');
+    if (eq == std::string_view::npos || eq == 0) return std::nullopt;
+    out[std::string(record.substr(0, eq))] = std::string(record.substr(eq + 1));
     pos += len;
   }
   return out;
 }
+
+// A name for messages: at most 200 bytes of it, up to a NUL.
+std::string Shown(const std::string& name) {
+  std::string shown = name.substr(0, std::min(name.find('\0'), size_t{200}));
+  if (shown.size() < name.size()) shown += "...";
+  return util::Quote(shown);
+}
+
+constexpr size_t kMaxPath = 4096;              // PATH_MAX: longer names and link targets are refused
+constexpr int kMaxLinks = 40;                  // links followed resolving one symlink, as the kernel's limit
+constexpr size_t kMaxHeadersPerEntry = 8;      // extended headers (x, g, L, K) before one entry
+constexpr uint64_t kMaxHeaderBytes = 64 << 20;  // extended headers in all
 
 class Extractor {
  public:
   Extractor(ArchiveStream& in, std::string root, const ArchiveLimits& limits)
       : in_(in), root_(std::move(root)), limits_(limits) {}
 
+  // Entries up to the end, as Go's archive/tar reads them: two zero blocks end the archive, and so does its data
+  // ending right before a header or after one zero block; a zero block followed by anything else is corrupt.
   util::Status Run() {
     std::array<char, kBlock> h{};
+    const auto zero = [&h] { return std::all_of(h.begin(), h.end(), [](char c) { return c == '\0'; }); };
     bool first = true;
     while (true) {
-      if (!in_.Read(h.data(), kBlock)) {
-        if (first) return Refused(in_.error().empty() ? "the layer is not a tar archive (shorter than a header)" : in_.error());
-        return Refused(in_.error().empty() ? "the archive is truncated (no end-of-archive blocks)" : in_.error());
+      size_t got = 0;
+      if (!in_.Read(h.data(), kBlock, &got)) {
+        if (!in_.error().empty()) return Refused(in_.error());
+        if (first) return Refused("the layer is not a tar archive (shorter than a header)");
+        if (got != 0) return Refused("the archive is truncated");
+        if (meta_run_ > 0) return Refused("the archive is truncated (extended headers without their entry)");
+        return CheckSymlinks();
       }
-      if (std::all_of(h.begin(), h.end(), [](char c) { return c == '\0'; })) return CheckSymlinks();
+      if (zero()) {
+        if (!in_.Read(h.data(), kBlock, &got)) {
+          if (!in_.error().empty()) return Refused(in_.error());
+          if (got != 0) return Refused("the archive is truncated");
+        } else if (!zero()) {
+          return Refused("the archive is corrupt (data after an end-of-archive block)");
+        }
+        if (meta_run_ > 0) return Refused("the archive is truncated (extended headers without their entry)");
+        return CheckSymlinks();
+      }
       if (!ChecksumMatches(h.data())) {
         return Refused(first ? "the layer is not a tar archive (nor a gzip-compressed one)"
                              : "the archive is corrupt (a header's checksum does not match)");
@@ -212,16 +249,27 @@ class Extractor {
     if (!Number(h + 124, 12, size)) return Refused("the archive is corrupt (a size that is not a number)");
     const char type = h[156];
     std::string name = Field(h, 100), link = Field(h + 157, 100);
-    if (std::memcmp(h + 257, "ustar", 5) == 0 && h[345] != '\0') name = Field(h + 345, 155) + "/" + name;
+    // the name's prefix field is POSIX ustar's ("ustar\0"); old GNU headers ("ustar  ") keep other fields there
+    if (std::memcmp(h + 257, "ustar\0", 6) == 0 && h[345] != '\0') name = Field(h + 345, 155) + "/" + name;
     if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {  // metadata for the next entry
       if (size > (uint64_t{1} << 20)) return Refused("the archive is corrupt (an extended header over 1 MiB)");
+      if (++meta_run_ > kMaxHeadersPerEntry) {
+        return Refused(util::StrCat("the archive is corrupt (more than ", kMaxHeadersPerEntry, " extended headers for one entry)"));
+      }
+      meta_bytes_ += size;
+      if (meta_bytes_ > kMaxHeaderBytes) return Refused("the archive is corrupt (over 64 MiB of extended headers)");
       std::string data(size, '\0');
       if (!ReadData(data.data(), size)) return Truncated();
-      if (type == 'x') pax_ = PaxRecords(data);
+      if (type == 'x') {
+        std::optional<std::map<std::string, std::string>> records = PaxRecords(data);
+        if (!records) return Refused("the archive is corrupt (a malformed pax record)");
+        pax_ = std::move(*records);
+      }
       if (type == 'L') long_name_ = Field(data.data(), data.size());
       if (type == 'K') long_link_ = Field(data.data(), data.size());
       return util::Ok();
     }
+    meta_run_ = 0;
     if (!long_name_.empty()) name = std::exchange(long_name_, "");
     if (!long_link_.empty()) link = std::exchange(long_link_, "");
     if (auto it = pax_.find("path"); it != pax_.end()) name = it->second;
@@ -240,25 +288,32 @@ class Extractor {
     if (++entries_ > limits_.max_entries) {
       return Refused(util::StrCat("the archive has more than ", limits_.max_entries, " entries"));
     }
-    const std::string quoted = util::Quote(name);
+    const std::string quoted = Shown(name);
+    if (name.find('\0') != std::string::npos || link.find('\0') != std::string::npos) {
+      return Refused(util::StrCat("entry ", quoted, ": a name or link target holding a NUL byte"));
+    }
+    if (name.size() > kMaxPath || link.size() > kMaxPath) {
+      return Refused(util::StrCat("entry ", quoted, ": a name or link target longer than ", kMaxPath, " bytes"));
+    }
     const std::optional<std::vector<std::string>> parts = Components(name);
     if (!parts) return Refused(util::StrCat("entry ", quoted, ": an absolute path or one with `..`"));
     switch (type) {
       case '0': case '\0': case '7':
         return File(*parts, quoted, size, h);
+      // Directories and links carry no data, whatever size they declare (as Go's archive/tar reads them).
       case '5':
-        return Skip(size, [&] { return Directories(*parts, parts->size(), quoted); });
+        return Directories(*parts, parts->size(), quoted);
       case '2':
         if (!LinkStaysInside(*parts, link)) {  // at once; CheckSymlinks again with the links after it
-          return Refused(util::StrCat("entry ", quoted, ": a symlink to ", util::Quote(link), " leaves the artifact"));
+          return Refused(util::StrCat("entry ", quoted, ": a symlink to ", Shown(link), " leaves the artifact"));
         }
-        return Skip(size, [&] { return Symlink(*parts, quoted, link); });
+        return Symlink(*parts, quoted, link);
       case '1': {
         const std::optional<std::vector<std::string>> target = Components(link);
         if (!target || target->empty()) {
-          return Refused(util::StrCat("entry ", quoted, ": a hard link to ", util::Quote(link), " leaves the artifact"));
+          return Refused(util::StrCat("entry ", quoted, ": a hard link to ", Shown(link), " leaves the artifact"));
         }
-        return Skip(size, [&] { return HardLink(*parts, quoted, *target); });
+        return HardLink(*parts, quoted, *target);
       }
       case '3': case '4': case '6':
         return Refused(util::StrCat("entry ", quoted, ": a device or FIFO"));
@@ -287,30 +342,32 @@ class Extractor {
     return true;
   }
 
-  template <typename F>
-  util::Status Skip(uint64_t size, F then) {
-    if (size > limits_.max_bytes) return Refused("the archive is corrupt (an entry without content declares some)");
-    if (!SkipBytes(size + (kBlock - size % kBlock) % kBlock)) return Truncated();
-    return then();
-  }
-
   std::string PathOf(const std::vector<std::string>& parts, size_t n) const {
     std::string path = root_;
     for (size_t i = 0; i < n; ++i) path += "/" + parts[i];
     return path;
   }
 
-  // Makes the first `n` components directories; none may be anything else (a symlink above all).
+  // Makes the first `n` components directories; none may be anything else (a symlink above all). A directory
+  // stays one (no entry replaces a directory), so those made are remembered and not looked at again; there may
+  // be as many as the archive may have entries.
   util::Status Directories(const std::vector<std::string>& parts, size_t n, const std::string& quoted) {
-    for (size_t i = 1; i <= n; ++i) {
-      const std::string path = PathOf(parts, i);
+    if (n == 0 || made_.count(PathOf(parts, n)) != 0) return util::Ok();
+    std::string path = root_;
+    for (size_t i = 0; i < n; ++i) {
+      path += "/" + parts[i];
+      if (made_.count(path) != 0) continue;
       struct stat st {};
       if (::lstat(path.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode)) continue;
         return Refused(util::StrCat("entry ", quoted, ": its path goes through ",
-                                    S_ISLNK(st.st_mode) ? "a symlink" : "a file", " (", util::Quote(parts[i - 1]), ")"));
+                                    S_ISLNK(st.st_mode) ? "a symlink" : "a file", " (", util::Quote(parts[i]), ")"));
+      }
+      if (made_.size() >= limits_.max_entries) {
+        return Refused(util::StrCat("the archive makes more than ", limits_.max_entries, " directories"));
       }
       if (::mkdir(path.c_str(), 0755) != 0) return Refused(util::StrCat("entry ", quoted, ": ", std::strerror(errno)));
+      made_.insert(path);
     }
     return util::Ok();
   }
@@ -339,14 +396,21 @@ class Extractor {
     if (fd < 0) return Refused(util::StrCat("entry ", quoted, ": ", std::strerror(errno)));
     std::array<char, 1 << 16> buf{};
     uint64_t left = size;
-    bool ok = true;
-    while (left > 0 && ok) {
+    while (left > 0) {
       const size_t take = static_cast<size_t>(std::min<uint64_t>(left, buf.size()));
-      ok = in_.Read(buf.data(), take) && ::write(fd, buf.data(), take) == static_cast<ssize_t>(take);
+      if (!in_.Read(buf.data(), take)) {
+        ::close(fd);
+        return Truncated();
+      }
+      if (::write(fd, buf.data(), take) != static_cast<ssize_t>(take)) {
+        const int err = errno;
+        ::close(fd);
+        return Refused(util::StrCat("entry ", quoted, ": cannot write: ", std::strerror(err)));
+      }
       left -= take;
     }
     ::close(fd);
-    if (!ok || !SkipBytes((kBlock - size % kBlock) % kBlock)) return Truncated();
+    if (!SkipBytes((kBlock - size % kBlock) % kBlock)) return Truncated();
     return util::Ok();
   }
 
@@ -360,36 +424,43 @@ class Extractor {
     return util::Ok();
   }
 
-  // Resolves `target` from the directory `at` through the symlinks the archive made (a link to `.` followed by
-  // `..` leaves the root although each looks inside on its own); false when it leaves the root.
-  bool Resolve(std::vector<std::string>& at, const std::string& target, int depth) const {
-    if (depth > 40 || target.empty() || target.front() == '/') return false;
+  enum class Resolved { kInside, kLeaves, kTooManyLinks };
+
+  // Resolves `target` from the directory `at` through the symlinks the archive made, as they are on disk (a
+  // link to `.` followed by `..` leaves the root although each looks inside on its own), following at most
+  // kMaxLinks links in all (`links` counts them), as the kernel does for one path.
+  Resolved Resolve(std::vector<std::string>& at, const std::string& target, int& links) const {
+    if (target.empty() || target.front() == '/') return Resolved::kLeaves;
     for (const std::string& part : util::Split(target, '/')) {
       if (part.empty() || part == ".") continue;
       if (part == "..") {
-        if (at.empty()) return false;
+        if (at.empty()) return Resolved::kLeaves;
         at.pop_back();
         continue;
       }
       at.push_back(part);
-      std::array<char, 4096> buf{};
+      std::array<char, kMaxPath + 1> buf;
       const std::string path = PathOf(at, at.size());
-      const ssize_t n = ::readlink(path.c_str(), buf.data(), buf.size() - 1);
+      const ssize_t n = ::readlink(path.c_str(), buf.data(), buf.size());
       if (n < 0) continue;  // not a link (or not there): a plain component
       at.pop_back();
-      if (!Resolve(at, std::string(buf.data(), static_cast<size_t>(n)), depth + 1)) return false;
+      if (++links > kMaxLinks) return Resolved::kTooManyLinks;
+      if (static_cast<size_t>(n) > kMaxPath) return Resolved::kLeaves;
+      if (Resolved r = Resolve(at, std::string(buf.data(), static_cast<size_t>(n)), links); r != Resolved::kInside) return r;
     }
-    return true;
+    return Resolved::kInside;
   }
 
   // Every symlink, now that all are there, resolves inside the root.
   util::Status CheckSymlinks() const {
     for (const auto& [parts, target] : symlinks_) {
       std::vector<std::string> at(parts.begin(), parts.end() - 1);
-      if (!Resolve(at, target, 0)) {
-        return Refused(util::StrCat("entry ", util::Quote(util::Join(parts, "/")), ": a symlink to ", util::Quote(target),
-                                    " leaves the artifact through other links"));
-      }
+      int links = 0;
+      const Resolved r = Resolve(at, target, links);
+      if (r == Resolved::kInside) continue;
+      return Refused(util::StrCat("entry ", Shown(util::Join(parts, "/")), ": a symlink to ", Shown(target),
+                                  r == Resolved::kLeaves ? " leaves the artifact through other links"
+                                                         : util::StrCat(" goes through more than ", kMaxLinks, " links")));
     }
     return util::Ok();
   }
@@ -416,8 +487,10 @@ class Extractor {
   std::map<std::string, std::string> pax_;
   std::string long_name_, long_link_;
   std::vector<std::pair<std::vector<std::string>, std::string>> symlinks_;  ///< each with its target
+  std::unordered_set<std::string> made_;  ///< directories made, by path
   size_t entries_ = 0;
-  uint64_t bytes_ = 0;
+  size_t meta_run_ = 0;  ///< extended headers since the last entry
+  uint64_t bytes_ = 0, meta_bytes_ = 0;
 };
 
 }  // namespace

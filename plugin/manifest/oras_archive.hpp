@@ -18,9 +18,12 @@ struct ArchiveLimits {
 /// Unpacks the tar archive at `archive` (gzip-compressed or not, told by its first bytes) into `root`, an
 /// existing empty directory. Refused, as kInput errors naming the entry: an absolute path or one with `..`;
 /// a symlink whose target is absolute or leaves `root`, a hard link to a path outside the archive; devices and
-/// FIFOs; an entry written through a symlink; more than `limits.max_entries` entries or `limits.max_bytes` bytes
-/// of files; a truncated or corrupt archive, or one that is not a tar. On an error `root` holds part of the
-/// archive: the caller discards it.
+/// FIFOs; an entry written through a symlink; a name or link target holding a NUL or longer than PATH_MAX; a
+/// symlink resolving through more than 40 links; more than `limits.max_entries` entries or directories or
+/// `limits.max_bytes` bytes of files; malformed pax records and floods of extended headers; a truncated or
+/// corrupt archive, or one that is not a tar. Read as Go's archive/tar reads it (directories and links carry no
+/// data; the end of the data or two zero blocks end it). On an error `root` holds part of the archive: the
+/// caller discards it.
 util::Status ExtractArchive(const std::string& archive, const std::string& root, const ArchiveLimits& limits = {});
 
 }  // namespace tazuna::manifest

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
 #include <cerrno>
 #include <chrono>
@@ -45,6 +44,8 @@ bool ValidDigest(const std::string& digest) {
 
 std::string Hex(const std::string& digest) { return digest.substr(7); }
 
+constexpr off_t kMaxManifestBytes = 4 << 20;  // the distribution spec's limit registries keep to
+
 // What oras said went wrong: its last `Error:` line (else its last line), without the prefix.
 std::string OrasSaid(const util::Error& e) {
   for (auto it = e.detail_lines.rbegin(); it != e.detail_lines.rend(); ++it) {
@@ -74,8 +75,6 @@ Pulls& RunPulls() {
   static Pulls pulls;
   return pulls;
 }
-
-std::atomic<int> temps{0};  // temporary names, unique in the process
 
 class Puller {
  public:
@@ -184,13 +183,19 @@ class Puller {
     const std::string path = util::JoinPath(dir_, "blobs/sha256/" + Hex(digest));
     if (!ctx_.oras_no_cache && fs::exists(path)) return path;
     if (ctx_.oras_offline) return Failed(o_.reference, util::StrCat(digest, " is not in the cache (--offline)"));
-    const std::string tmp = TempName("blob");
+    const std::string tmp = Temp("blob", false);
+    if (tmp.empty()) return Failed(o_.reference, util::StrCat("cannot create a file in ", util::Quote(dir_), ": ", std::strerror(errno)));
     const std::string at = util::StrCat(ref_.repository, "@", digest);
     util::Result<std::string> out =
         manifest ? Oras({"manifest", "fetch", at, "--output", tmp}) : Oras({"blob", "fetch", at, "--output", tmp});
     if (!out) {
       ::unlink(tmp.c_str());
       return out.error();
+    }
+    struct stat st {};
+    if (manifest && ::stat(tmp.c_str(), &st) == 0 && st.st_size > kMaxManifestBytes) {
+      ::unlink(tmp.c_str());
+      return Failed(o_.reference, util::StrCat("the manifest ", digest, " is larger than 4 MiB"));
     }
     const int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC);
     const std::string got = fd < 0 ? "" : util::Sha256FdHex(fd);
@@ -222,10 +227,9 @@ class Puller {
     if (!ctx_.oras_no_cache && fs::is_directory(tree)) return tree;
     util::Result<std::string> blob = Blob(digest, false);
     if (!blob) return blob.error();
-    const std::string tmp = TempName("tree");
+    const std::string tmp = Temp("tree", true);
+    if (tmp.empty()) return Failed(o_.reference, util::StrCat("cannot create a directory in ", util::Quote(dir_), ": ", std::strerror(errno)));
     std::error_code ec;
-    fs::create_directory(tmp, ec);
-    if (ec) return Failed(o_.reference, util::StrCat("cannot create ", util::Quote(tmp), ": ", ec.message()));
     if (util::Status s = ExtractArchive(*blob, tmp); !s) {
       fs::remove_all(tmp, ec);
       return Failed(o_.reference, util::StrCat("layer ", digest, ": ", s.error().message));
@@ -238,9 +242,12 @@ class Puller {
       const bool taken = err == ENOTEMPTY || err == EEXIST;
       if (taken && ctx_.oras_no_cache &&
           ::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, tree.c_str(), RENAME_EXCHANGE) == 0) {
-        const std::string retired = util::JoinPath(dir_, util::StrCat("retired/tree-", ::getpid(), "-", ++temps));
-        if (::rename(tmp.c_str(), retired.c_str()) != 0) fs::remove_all(tmp, ec);
-        fs::last_write_time(retired, fs::file_time_type::clock::now(), ec);  // retired now, not when unpacked
+        const std::string retired = Temp("tree", true, "retired");  // an empty directory the old tree replaces
+        if (retired.empty() || ::rename(tmp.c_str(), retired.c_str()) != 0) {
+          fs::remove_all(tmp, ec);
+        } else {
+          fs::last_write_time(retired, fs::file_time_type::clock::now(), ec);  // retired now, not when unpacked
+        }
       } else if (!taken || !fs::is_directory(tree)) {
         fs::remove_all(tmp, ec);
         return Failed(o_.reference, util::StrCat("cannot write ", util::Quote(tree), ": ", std::strerror(err)));
@@ -252,8 +259,15 @@ class Puller {
     return tree;
   }
 
-  std::string TempName(const char* what) {
-    return util::JoinPath(dir_, util::StrCat("tmp/", what, "-", ::getpid(), "-", ++temps));
+  // A new file (or directory) of a unique name in `sub`, made by mkstemp (mkdtemp): no other run, even one with
+  // the same pid in another container sharing the cache, writes there. "" (errno set) when it cannot be made.
+  std::string Temp(const char* what, bool dir, const char* sub = "tmp") const {
+    std::string path = util::JoinPath(dir_, util::StrCat(sub, "/", what, "-XXXXXX"));
+    if (dir) return ::mkdtemp(path.data()) == nullptr ? "" : path;
+    const int fd = ::mkstemp(path.data());
+    if (fd < 0) return "";
+    ::close(fd);
+    return path;
   }
 
   static std::optional<std::string> ReadFile(const std::string& path) {
@@ -270,7 +284,8 @@ class Puller {
   }
 
   void WriteAtomically(const std::string& path, const std::string& text) {
-    const std::string tmp = TempName("ref");
+    const std::string tmp = Temp("ref", false);
+    if (tmp.empty()) return;
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (f == nullptr) return;
     const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();

@@ -103,9 +103,87 @@ TEST_CASE("refusals, each naming what it refuses") {
     CHECK(s.Extract(full.substr(0, 1000)) == "the archive is truncated");
     CHECK(Scratch().Extract(Gzip(full).substr(0, 40)) != "");
   }
-  SUBCASE("no end-of-archive blocks") {
-    CHECK(Scratch().Extract(Entry("a", '0', "a")) == "the archive is truncated (no end-of-archive blocks)");
+  SUBCASE("the end as Go's archive/tar reads it") {
+    // no end-of-archive blocks, or one: the archive ends there (its bytes are checked against their digest first)
+    Scratch none;
+    CHECK(none.Extract(Entry("a", '0', "a")) == "");
+    CHECK(none.Read("a") == "a");
+    CHECK(Scratch().Extract(Entry("a", '0', "a") + std::string(512, '\0')) == "");
+    // a zero block and then anything else is corrupt; data after two is ignored
+    CHECK(Scratch().Extract(Entry("a", '0', "a") + std::string(512, '\0') + Entry("b", '0', "b") + End()) ==
+          "the archive is corrupt (data after an end-of-archive block)");
+    Scratch after;
+    CHECK(after.Extract(Entry("a", '0', "a") + End() + Entry("b", '0', "b")) == "");
+    CHECK(!fs::exists(after.root / "b"));
+    CHECK(Scratch().Extract(Entry("PaxHeaders/a", 'x', "10 path=a\n")) ==
+          "the archive is truncated (extended headers without their entry)");
   }
+}
+
+// A pax record "LEN key=value\n".
+std::string Pax(const std::string& key, const std::string& value) {
+  const std::string body = " " + key + "=" + value + "\n";
+  size_t len = body.size() + 1;
+  while (std::to_string(len).size() + body.size() != len) ++len;
+  return std::to_string(len) + body;
+}
+
+TEST_CASE("hostile headers: NUL bytes, malformed pax records, header floods, long names") {
+  struct Case {
+    std::string what, archive, error;
+  };
+  const Case cases[] = {
+      {"a NUL in a pax linkpath (the link would be made to what precedes it)",
+       Entry("PaxHeaders/up", 'x', Pax("linkpath", std::string("..\0", 3))) + Entry("up", '2', "", "x"),
+       "entry \"up\": a name or link target holding a NUL byte"},
+      {"a NUL in a pax path", Entry("PaxHeaders/p", 'x', Pax("path", std::string("a\0b", 3))) + Entry("p", '0', "x"),
+       "entry \"a...\": a name or link target holding a NUL byte"},
+      {"a pax record shorter than its own length field", Entry("PaxHeaders/h", 'x', std::string(600, '2').replace(1, 1, " ")) +
+       Entry("a", '0', "a"), "the archive is corrupt (a malformed pax record)"},
+      {"a pax record without its newline", Entry("PaxHeaders/h", 'x', "12 path=abcd") + Entry("a", '0', "a"),
+       "the archive is corrupt (a malformed pax record)"},
+      {"a pax record without a key", Entry("PaxHeaders/h", 'x', "7 =abc\n") + Entry("a", '0', "a"),
+       "the archive is corrupt (a malformed pax record)"},
+      {"nine global headers before one entry",
+       [] {
+         std::string flood;
+         for (int i = 0; i < 9; ++i) flood += Entry("g", 'g', Pax("comment", "x"));
+         return flood + Entry("a", '0', "a");
+       }(),
+       "the archive is corrupt (more than 8 extended headers for one entry)"},
+      {"a name longer than PATH_MAX", Entry("././@LongLink", 'L', std::string(5000, 'n')) + Entry("n", '0', "x"),
+       "entry \"" + std::string(200, 'n') + "...\": a name or link target longer than 4096 bytes"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    Scratch s;
+    CHECK(s.Extract(c.archive + End()) == c.error);
+  }
+}
+
+TEST_CASE("links resolved on disk, with a budget: chains through `.` are refused, not followed for ever") {
+  // b names a/a/a/... where a is `.`: lexically inside, but each `a` is a link to follow
+  std::string chain;
+  for (int i = 0; i < 2000; ++i) chain += "a/";
+  chain += "x";
+  Scratch s;
+  CHECK(s.Extract(Entry("x", '0', "x") + Entry("a", '2', "", ".") + Entry("PaxHeaders/b", 'x', Pax("linkpath", chain)) +
+                  Entry("b", '2', "", "placeholder") + End()) ==
+        "entry \"b\": a symlink to \"" + chain.substr(0, 200) + "...\" goes through more than 40 links");
+  // a few links through `.` are fine, as the kernel follows them
+  Scratch ok;
+  CHECK(ok.Extract(Entry("x", '0', "x") + Entry("a", '2', "", ".") + Entry("b", '2', "", "a/a/a/x") + End()) == "");
+  CHECK(ok.Read("b") == "x");
+}
+
+TEST_CASE("directories and links carry no data, whatever size they declare (as Go's archive/tar reads them)") {
+  // the bytes a directory entry declares are the next header, here a file: Go and GNU tar both extract it
+  Scratch s;
+  CHECK(s.Extract(Entry("d/", '5', "", "", 512) + Entry("evil.yaml", '0', "kind: Secret\n") + End()) == "");
+  CHECK(s.Read("evil.yaml") == "kind: Secret\n");
+  Scratch l;
+  CHECK(l.Extract(Entry("x", '0', "x") + Entry("l", '2', "", "x", 512) + Entry("after", '0', "y") + End()) == "");
+  CHECK(l.Read("after") == "y");
 }
 
 TEST_CASE("the limits: entries and bytes of files, declared or written") {
@@ -118,6 +196,8 @@ TEST_CASE("the limits: entries and bytes of files, declared or written") {
         "the archive has more than 3 entries");
   CHECK(Scratch().Extract(Entry("a", '0', std::string(60, 'a')) + Entry("b", '0', std::string(60, 'b')) + End(), limits) ==
         "the archive's files are larger than 100 bytes");
+  // directories count too: no more than the entries the archive may have, however deep one path goes
+  CHECK(Scratch().Extract(Entry("a/b/c/d/file", '0', "x") + End(), limits) == "the archive makes more than 3 directories");
   // a header declaring more than the limit is refused before anything is read
   CHECK(Scratch().Extract(Entry("big", '0', "", "", uint64_t{1} << 40) + End()) ==
         "the archive's files are larger than 1073741824 bytes");
