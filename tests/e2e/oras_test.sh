@@ -6,9 +6,9 @@
 # nothing of the old; oras.target and the delegate's defaultNamespace; the not-rendered path of a pinned artifact;
 # --offline and --no-cache; a pull killed while it unpacks; archives the Go tool refuses (absolute and `..` paths,
 # links leaving the root, devices, too many entries, too many bytes), layers that are not archives, two layers,
-# a layer whose bytes the registry changed; a registry that is down, refuses the credentials or stalls; runs
-# racing to unpack the same freshly moved tag; oras.auth refused; and the password never printed. About 110 s
-# (release build).
+# a layer whose bytes the registry changed; a registry that is down, refuses the credentials (401, 403) or
+# stalls; runs racing to unpack the same freshly moved tag; credentials from docker's config.json and from a
+# credential helper; oras.auth refused; and the password never printed. About 2 minutes (release build).
 source "$(dirname "$0")/lib.sh"
 
 source "$(dirname "$0")/registry.sh"
@@ -314,6 +314,21 @@ expect_not_contains "$OUT$ERR" "$auth" "... nor its base64"
 printf '{"auths": {"%s": {"auth": "%s"}}}\n' "$SECURE" "$(printf 'tazuna:wrong-%s' "$PASSWORD" | base64 -w0)" > "$DOCKER_CONFIG/config.json"
 expect_rc 1 "build with a wrong password" kubectl tazuna build --no-render-cache -v 10
 expect_not_contains "$OUT$ERR" "$PASSWORD" "the wrong password is not printed either"
+# a docker credential helper (credHelpers), as oras and docker run it: `docker-credential-NAME get`, the server on stdin
+mkdir -p "$E2E_TMP/credbin"
+cat > "$E2E_TMP/credbin/docker-credential-tazunatest" <<EOF
+#!/bin/sh
+[ "\$1" = get ] || exit 1
+read -r server
+echo "\$server" >> "$E2E_TMP/credbin/asked"
+printf '{"ServerURL":"%s","Username":"tazuna","Secret":"%s"}\n' "\$server" "$PASSWORD"
+EOF
+chmod +x "$E2E_TMP/credbin/docker-credential-tazunatest"
+printf '{"credHelpers": {"%s": "tazunatest"}}\n' "$SECURE" > "$DOCKER_CONFIG/config.json"
+PATH=$E2E_TMP/credbin:$PATH expect_rc 0 "build with a credential helper" kubectl tazuna build --no-cache -v 10
+expect_contains "$OUT" "name: dev-oras-a" "the artifact rendered"
+expect_contains "$(cat "$E2E_TMP/credbin/asked" 2>/dev/null)" "$SECURE" "the helper was asked for the registry"
+expect_not_contains "$OUT$ERR" "$PASSWORD" "the helper's secret is never printed (-v 10)"
 unset SSL_CERT_FILE
 rm -f "$DOCKER_CONFIG/config.json"
 oras_repo "$E2E_TMP/ra" "$PLAIN/app:stable" "auth: {username: tazuna, password: \"$PASSWORD\"}"
