@@ -12,11 +12,15 @@
 
 namespace tazuna::cli {
 
-/// How errors map to exit codes: kStandard 1; kDiff 2 (1 means "differences found", kubectl diff's rule).
+/// What exit code 1 means: kStandard, rows that need a person (a failed, conflicting or kept object);
+/// kDiff, differences found (kubectl diff's rule). A fleet run stops a rollout at a kStandard 1.
 enum class ExitStyle { kStandard, kDiff };
 
-/// Exit codes.
-enum ExitCode : int { kExitOk = 0, kExitError = 1, kExitDifferences = 1, kExitDiffError = 2 };
+/// The exit-code contract of every command (README "Exit codes"), kubectl diff's rule extended: 0 done
+/// (or no differences); 1 differences, or rows that need a person; 2 refused before any write (bad input,
+/// unreachable, forbidden, lock timeout, stale plan: nothing changed, fix and run again); 3 stopped
+/// part-way (an error after the first write: look at the rows and state history before anything else).
+enum ExitCode : int { kExitOk = 0, kExitDifferences = 1, kExitAttention = 1, kExitRefused = 2, kExitPartWay = 3 };
 
 /// One command, kubectl style: flags and help are declared up front; `run` does
 /// Complete -> Validate -> Run on the options the flags were bound to.
@@ -26,6 +30,8 @@ struct Command {
   std::string long_help;   ///< paragraph(s)
   std::string examples;    ///< kubectl-style examples block
   ExitStyle exit_style = ExitStyle::kStandard;
+  std::string exit_one;    ///< what exit 1 means ("differences found"); empty: the command never exits 1
+  bool writes = false;     ///< changes the cluster or the state: an error after its first write exits 3
   std::string args_usage;  ///< e.g. "KEY..."; empty: the command takes no positional arguments
   std::function<void(FlagSet&)> add_flags;
   /// Runs with the parsed flags (for FlagSet::Changed); returns the exit code, or an Error for

@@ -135,7 +135,7 @@ ContextOutcome RunOne(Context& parent, const RunSpec& spec, const std::string& c
     return o;
   }
   o.code = *code;
-  const bool failed = spec.cmd.exit_style == ExitStyle::kDiff ? o.code >= kExitDiffError : o.code != kExitOk;
+  const bool failed = spec.cmd.exit_style == ExitStyle::kDiff ? o.code >= kExitRefused : o.code != kExitOk;
   if (!failed) o.status = ContextOutcome::Status::kDone;
   return o;
 }
@@ -232,7 +232,7 @@ util::Result<int> RunFleet(Context& ctx, const Command& cmd, const FleetRequest&
     }
     if (auto st = (*plans)->Join(ctx.files, *contexts, request.plan_path); !st) return st.error();
   }
-  return FleetExitCode(outcomes, cmd.exit_style);
+  return FleetExitCode(outcomes, request.mode);
 }
 
 }  // namespace tazuna::cli

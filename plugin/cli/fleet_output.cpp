@@ -1,5 +1,7 @@
 #include "cli/fleet_output.hpp"
 
+#include <algorithm>
+
 #include "cli/report_error.hpp"
 #include "util/strings.hpp"
 
@@ -61,15 +63,19 @@ nlohmann::json MergeLists(const std::vector<ContextOutcome>& outcomes) {
   return {{"apiVersion", "v1"}, {"kind", "List"}, {"items", std::move(items)}};
 }
 
-int FleetExitCode(const std::vector<ContextOutcome>& outcomes, ExitStyle style) {
-  bool failed = false;
-  bool differences = false;
+int FleetExitCode(const std::vector<ContextOutcome>& outcomes, FleetMode mode) {
+  int code = kExitOk;
+  bool ran = false;  // a context ran to its end
+  bool refused = false;
   for (const auto& o : outcomes) {
-    if (o.status == Status::kFailed) failed = true;
-    if (o.status == Status::kDone && o.code != kExitOk) differences = true;
+    ran = ran || o.status == Status::kDone;
+    int own = o.code;
+    if (o.status == Status::kFailed && o.error) own = o.error->part_way ? kExitPartWay : kExitRefused;
+    refused = refused || own >= kExitRefused;
+    code = std::max(code, own);
   }
-  if (style == ExitStyle::kDiff) return failed ? kExitDiffError : differences ? kExitDifferences : kExitOk;
-  return failed || differences ? kExitError : kExitOk;
+  if (mode == FleetMode::kRollout && ran && refused) return kExitPartWay;
+  return code;
 }
 
 void PrefixLines(std::ostream& err, const std::string& context, const std::string& text) {

@@ -41,9 +41,9 @@ print::Table MergeTables(const std::vector<ContextOutcome>& outcomes, const Flee
 /// One List whose items are every context's items in context order, each with "context" set.
 nlohmann::json MergeLists(const std::vector<ContextOutcome>& outcomes);
 
-/// The fleet's exit code: kDiff 2 when any context failed, else 1 when any found differences, else 0;
-/// kStandard 1 when any context failed (or was skipped after a failure), else 0.
-int FleetExitCode(const std::vector<ContextOutcome>& outcomes, ExitStyle style);
+/// The fleet's exit code: the highest of its contexts' (a context that failed with an error: 2, or 3 when
+/// part-way), and 3 when a rollout stopped at a failed context after others had run (some clusters changed).
+int FleetExitCode(const std::vector<ContextOutcome>& outcomes, FleetMode mode);
 
 /// Writes `text` to `err` with every line prefixed `context: `.
 void PrefixLines(std::ostream& err, const std::string& context, const std::string& text);

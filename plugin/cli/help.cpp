@@ -22,6 +22,17 @@ std::string CommandList(const std::vector<Command>& commands, const std::string&
   return out;
 }
 
+// The exit codes of `cmd` (README "Exit codes"), one per line.
+std::string ExitHelp(const Command& cmd) {
+  std::string out = cmd.exit_style == ExitStyle::kDiff ? "  0  none found\n" : "  0  done\n";
+  if (!cmd.exit_one.empty()) out += "  1  " + cmd.exit_one + "\n";
+  out += cmd.writes ? "  2  refused before any write (bad input, unreachable, forbidden, lock timeout, stale plan): "
+                      "nothing changed\n"
+                      "  3  stopped part-way, after writing: look at the rows and state history before running again\n"
+                    : "  2  refused (bad input, unreachable, forbidden, ...): nothing changed\n";
+  return out;
+}
+
 }  // namespace
 
 std::string RootHelp(const std::vector<Command>& commands) {
@@ -30,7 +41,9 @@ std::string RootHelp(const std::vector<Command>& commands) {
       "(ConfigMaps in namespace tazuna), and show, apply and prune the difference.\n\n",
       "Commands:\n", CommandList(commands, ""),
       "\nUsage:\n  kubectl tazuna [command] [flags] [options]\n\n",
-      "Use \"kubectl tazuna <command> --help\" for more information about a given command.\n");
+      "Use \"kubectl tazuna <command> --help\" for more information about a given command.\n\n",
+      "Exit status: 0 done; 1 differences, or rows that need a person; 2 refused, nothing changed; 3 stopped\n"
+      "part-way after writing (see each command's --help).\n");
 }
 
 std::string GroupHelp(const std::vector<Command>& commands, const std::string& group) {
@@ -42,6 +55,7 @@ std::string GroupHelp(const std::vector<Command>& commands, const std::string& g
 std::string CommandHelp(const Command& cmd, const FlagSet& flags) {
   std::string out = cmd.long_help.empty() ? cmd.short_help + "\n" : cmd.long_help;
   if (!cmd.examples.empty()) out += "\nExamples:\n" + cmd.examples;
+  out += "\nExit status:\n" + ExitHelp(cmd);
   out += "\nOptions:\n" + flags.Usage();
   out += "Usage:\n  kubectl tazuna " + cmd.path + (cmd.args_usage.empty() ? "" : " " + cmd.args_usage) +
          " [flags] [options]\n";

@@ -1,6 +1,7 @@
 #include "cli/main.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "cli/command.hpp"
 #include "cli/fleet.hpp"
@@ -54,13 +55,13 @@ int RunCommand(Context& ctx, const Command& cmd, const std::vector<std::string>&
   if (!positional) {
     util::Error e = positional.error();
     e.hint = "See 'kubectl tazuna " + cmd.path + " --help' for usage.";
-    return ReportError(ctx.err, e, cmd.exit_style);
+    return ReportError(ctx.err, e);
   }
   if (!positional->empty() && !cmd.run_with_args) {
     auto e = util::MakeError(util::ErrorKind::kUsage, "unknown command \"" + positional->front() +
                                                           "\" for \"kubectl tazuna " + cmd.path + "\"");
     e.hint = "See 'kubectl tazuna " + cmd.path + " --help' for usage.";
-    return ReportError(ctx.err, e, cmd.exit_style);
+    return ReportError(ctx.err, e);
   }
   util::Result<int> code = kExitOk;
   if (const auto fleet = cmd.fleet_request ? cmd.fleet_request() : FleetRequest{}; fleet.fleet.Requested()) {
@@ -70,8 +71,25 @@ int RunCommand(Context& ctx, const Command& cmd, const std::vector<std::string>&
   } else {
     code = cmd.run_with_args ? cmd.run_with_args(ctx, flags, *positional) : cmd.run(ctx, flags);
   }
-  if (!code) return ReportError(ctx.err, code.error(), cmd.exit_style);
+  if (!code) return ReportError(ctx.err, code.error());
   return *code;
+}
+
+// The `state` commands a top-level word means: `sync` -> `state sync` (and near misses of a state command's
+// name), and the words other tools use for them: apply, install, upgrade -> state sync; uninstall ->
+// state delete; template, render -> build.
+std::vector<std::string> StateFormsOf(const std::vector<Command>& commands, const std::string& typed) {
+  static const std::map<std::string, std::string> kOtherTools = {
+      {"apply", "state sync"}, {"install", "state sync"}, {"upgrade", "state sync"}, {"uninstall", "state delete"},
+      {"template", "build"},   {"render", "build"},       {"plan", "state diff"}};
+  std::vector<std::string> forms;
+  const std::string word = util::ToLower(typed);
+  if (const auto it = kOtherTools.find(word); it != kOtherTools.end()) forms.push_back(it->second);
+  for (const auto& c : commands) {
+    const auto parts = util::Split(c.path, ' ');
+    if (parts.size() == 2 && parts[0] == "state" && util::EditDistance(word, parts[1]) <= 1) forms.push_back(c.path);
+  }
+  return forms;
 }
 
 // Cobra's answer to a word that names no command: its parent, "Did you mean this?" with the commands
@@ -90,6 +108,11 @@ int UnknownCommand(Context& ctx, const std::vector<Command>& commands, const std
       suggestions.push_back(name);
     }
   }
+  if (!in_group) {  // kubectl habits: `sync`, `diff`, `apply` live under `state`
+    for (const auto& s : StateFormsOf(commands, typed)) {
+      if (std::find(suggestions.begin(), suggestions.end(), s) == suggestions.end()) suggestions.push_back(s);
+    }
+  }
   ctx.err << "error: unknown command \"" << typed << "\" for \"" << parent << "\"\n";
   if (!suggestions.empty()) {
     ctx.err << "\nDid you mean this?\n";
@@ -97,7 +120,7 @@ int UnknownCommand(Context& ctx, const std::vector<Command>& commands, const std
     ctx.err << "\n";
   }
   ctx.err << "Run '" << parent << " --help' for usage.\n";
-  return kExitError;
+  return kExitRefused;
 }
 
 }  // namespace

@@ -20,12 +20,12 @@ std::string ErrorText(const util::Error& error) {
   }
 }
 
-int ReportError(std::ostream& err, const util::Error& error, ExitStyle style) {
+int ReportError(std::ostream& err, const util::Error& error) {
   err << ErrorText(error) << '\n';
   for (const auto& line : error.detail_lines) err << line << '\n';
   if (!error.hint.empty()) err << error.hint << '\n';
   err.flush();
-  return style == ExitStyle::kDiff ? kExitDiffError : kExitError;
+  return error.part_way ? kExitPartWay : kExitRefused;
 }
 
 }  // namespace tazuna::cli

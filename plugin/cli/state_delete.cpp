@@ -362,7 +362,7 @@ util::Result<int> StateDeleteOptions::Run(Context& ctx) {
         progress.Done();
         for (auto& in : part) done.push_back(std::move(in));
         if (history) history->Finish(ran, done);
-        return ran.error();
+        return history ? ran.error().PartWay() : ran.error();
       }
       if (ran->failed > 0 || ran->refused > 0 || !LayerGone(store, layer, so.dry_run)) {
         blocker = StrCat("manifest ", util::Quote(layer.front()), layer.size() > 1 ? " (and others of its layer)" : "",
@@ -384,14 +384,14 @@ util::Result<int> StateDeleteOptions::Run(Context& ctx) {
   if (so.dry_run == kube::DryRun::kNone) {
     for (const auto& n : order.names) {
       auto st = store.Read(n);
-      if (!st) return st.error();
+      if (!st) return st.error().PartWay();
       if (!st->entries.empty()) {
         remaining.push_back(StrCat("manifest ", util::Quote(n), " (", st->entries.size(),
                                    st->entries.size() == 1 ? " object)" : " objects)"));
         continue;
       }
-      if (auto still = held->lock->Check(); !still) return still.error();
-      if (auto d = store.Delete(*st); !d) return d.error().WithContext("manifest " + util::Quote(n));
+      if (auto still = held->lock->Check(); !still) return still.error().PartWay();
+      if (auto d = store.Delete(*st); !d) return d.error().WithContext("manifest " + util::Quote(n)).PartWay();
       ++removed;
       ctx.err << "state of manifest " << util::Quote(n) << " removed\n";
     }
@@ -403,9 +403,9 @@ util::Result<int> StateDeleteOptions::Run(Context& ctx) {
   if (!remaining.empty()) {  // an uninstall that leaves objects recorded did not finish, whatever kept them
     ctx.err << "error: not uninstalled completely: the state of " << util::Join(remaining, ", ")
             << " stays, recording what is left (see the kept rows)\n";
-    return kExitError;
+    return kExitAttention;
   }
-  return report.failed == 0 && report.refused == 0 ? kExitOk : kExitError;
+  return NeedsAttention(report) ? kExitAttention : kExitOk;
 }
 
 Command NewStateDeleteCommand() {
@@ -431,6 +431,8 @@ Command NewStateDeleteCommand() {
       row says why. Takes the sync lock and records a revision (see state history); a killed run converges
       when run again.
   )"));
+  c.writes = true;
+  c.exit_one = "rows that need a person: kept or failed objects (not uninstalled completely)";
   c.examples = Examples(R"(
       # Uninstall the ingress manifest (listed in tazuna.yaml or not)
       kubectl tazuna state delete -m ingress

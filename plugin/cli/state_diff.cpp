@@ -346,6 +346,7 @@ Command NewStateDiffCommand() {
       kubectl tazuna state diff --contexts 'prod-*,staging'
   )");
   c.exit_style = ExitStyle::kDiff;
+  c.exit_one = "differences found";
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
     AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name");

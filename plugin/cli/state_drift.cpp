@@ -178,6 +178,7 @@ Command NewStateDriftCommand() {
       kubectl tazuna state drift --show-changes
   )");
   c.exit_style = ExitStyle::kDiff;
+  c.exit_one = "drift found";
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kAll);
     AddTableOutputFlags(f, o->output, o->no_headers, "table, wide, json, yaml, name");

@@ -425,6 +425,7 @@ Command NewStateExportCommand() {
       kubectl tazuna state export --live deployment/web service/web configmap/web-config -n web > web/objects.yaml
   )");
   c.exit_style = ExitStyle::kDiff;
+  c.exit_one = "objects left out";
   c.add_flags = [o](FlagSet& f) {
     f.StringArray(&o->manifests, "manifest", 'm', "The manifests to export (repeatable).");
     f.Bool(&o->live, "live", 0,

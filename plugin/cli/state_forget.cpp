@@ -73,10 +73,15 @@ util::Status ForgetKeys(Context& ctx, state::StateStore& store, manifest::ScopeL
                                                                       only.empty() ? "" : " in manifest " + util::Quote(only)));
     }
   }
+  bool wrote = false;
   for (auto& [manifest, keys] : found) {
     state::ManifestState& st = states[manifest];
     for (const auto& k : keys) st.entries.erase(k);
-    if (auto w = store.Write(st); !w) return w.error().WithContext("manifest " + util::Quote(manifest));
+    if (auto w = store.Write(st); !w) {
+      const util::Error e = w.error().WithContext("manifest " + util::Quote(manifest));
+      return wrote ? e.PartWay() : e;
+    }
+    wrote = true;
     for (const auto& k : keys) ctx.out << "forgot " << k << '\n';
   }
   return util::Ok();
@@ -104,8 +109,12 @@ util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, kube::Client
     e.hint = "Uninstall them with state delete --orphaned, or pass --leave-objects to forget the state and leave them running.";
     return e;
   }
-  for (const auto& st : orphans->ours) {
-    if (auto d = store.Delete(st); !d) return d.error().WithContext("manifest " + util::Quote(st.manifest));
+  for (size_t i = 0; i < orphans->ours.size(); ++i) {
+    const state::ManifestState& st = orphans->ours[i];
+    if (auto d = store.Delete(st); !d) {
+      const util::Error e = d.error().WithContext("manifest " + util::Quote(st.manifest));
+      return i > 0 ? e.PartWay() : e;
+    }
     ctx.out << "forgot manifest " << util::Quote(st.manifest) << " (" << st.entries.size() << " entries"
             << (o.leave_objects && !st.entries.empty() ? ", objects left running" : "") << ")\n";
   }
@@ -168,6 +177,7 @@ Command NewStateForgetCommand() {
       run on, tracked by nothing): uninstall them with state delete --orphaned, or say --leave-objects.
   )"));
   c.args_usage = "KEY... | --orphaned";
+  c.writes = true;
   c.examples = Examples(R"(
       # Stop tracking one object
       kubectl tazuna state forget 'web//v1/ConfigMap/default/legacy'

@@ -277,7 +277,7 @@ util::Result<int> StateStatusOptions::Run(Context& ctx) {
   if (unknown > 0) {
     ctx.err << "error: the status of " << unknown << (unknown == 1 ? " object" : " objects") << " is unknown: "
             << first_error << "\n";
-    return kExitDiffError;
+    return kExitRefused;
   }
   return not_current == 0 ? kExitOk : kExitDifferences;
 }
@@ -312,6 +312,7 @@ Command NewStateStatusCommand() {
       kubectl tazuna state status -w --timeout 2m
   )");
   c.exit_style = ExitStyle::kDiff;
+  c.exit_one = "objects not current (in progress, failed or not found)";
   c.add_flags = [o](FlagSet& f) {
     AddFileFlags(f, o->file, FileFlags::kFileManifestAndEnvironment);
     f.Bool(&o->all, "all", 0, "Every state in the cluster, not only the file's manifests.");

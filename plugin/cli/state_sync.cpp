@@ -53,6 +53,17 @@ std::string RevisionAfterPlan(kube::Client& client, util::Logger& log, const sta
   return "";
 }
 
+// The revision that applied `plan` and succeeded ("" when none did): a plan run again after it is done.
+std::string RevisionThatApplied(kube::Client& client, util::Logger& log, const state::Plan& plan) {
+  auto revisions = state::HistoryStore(client).List(log);
+  if (!revisions) return "";  // cannot tell: the plan stays refused as stale
+  const std::string digest = state::PlanDigest(plan);
+  for (const auto& r : *revisions) {
+    if (r.plan_digest == digest && r.status == state::RevisionStatus::kSucceeded) return r.id;
+  }
+  return "";
+}
+
 // What a plan is checked against, read under the lock.
 struct UnderLock {
   const std::vector<state::SyncInput>& inputs;
@@ -297,12 +308,22 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
     live = ReadLiveForSync(client, log, *inputs,
                            {plan.has_value(), repair_mode, &so.takeover, &so.yields, so.concurrency});
   }
-  if (auto st = CheckPlanUnderLock(plan, client, log, {*inputs, live}); !st) return st.error();
+  if (auto st = CheckPlanUnderLock(plan, client, log, {*inputs, live}); !st) {
+    if (const std::string applied = RevisionThatApplied(client, log, *plan); !applied.empty()) {
+      ctx.err << "plan " << plan_file << " was already applied by revision " << applied << "; nothing to do\n";
+      return kExitOk;
+    }
+    return st.error();
+  }
   if (plan) so.others.planned_uids = state::PlannedPruneUids(*inputs, live.owners);
   so.live_owners = std::move(live.owners);
   so.unknown_owners = std::move(live.unknown);
-  std::unique_ptr<SyncHistory> history;  // created before the first write, so a killed sync leaves its record
-  if (so.dry_run == kube::DryRun::kNone) {
+  // Created before the first write, so a killed sync leaves its record; a sync that changes nothing writes
+  // nothing, no revision either, so the plans made before it stay valid.
+  std::unique_ptr<SyncHistory> history;
+  const bool changes_nothing = std::all_of(inputs->begin(), inputs->end(),
+                                           [&](const state::SyncInput& in) { return state::ChangesNothing(in, so); });
+  if (so.dry_run == kube::DryRun::kNone && !changes_nothing) {
     const RevisionStart rs = MakeRevisionStart(*this, selection, so, lock_holder);
     auto started = SyncHistory::Start(ctx, client, log, rs);
     if (!started) return started.error();
@@ -330,9 +351,11 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   progress.Done();
   waits.Done();
   if (history) history->Finish(report, *inputs);
-  if (!report) return report.error();
+  if (report && history) report->revision = history->id();
+  // From the revision record on, an error stopped a sync that may have written (exit 3, not 2).
+  if (!report) return history ? report.error().PartWay() : report.error();
   if (so.dry_run == kube::DryRun::kNone) {
-    if (auto st = state::ReleaseTaken(store, *run->identities, *report); !st) return st.error();
+    if (auto st = state::ReleaseTaken(store, *run->identities, *report); !st) return st.error().PartWay();
   }
   printer->Print(*report, ctx.out);
   PrintSyncProblems(ctx.err, *report);
@@ -340,7 +363,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   PrintSyncSummary(ctx.err, *report, secs, client.requests_sent());
   WarnRetired(ctx, client, selection.file, so.origin, log);  // retired manifests whose objects still run
   util::PrintProfile(ctx.err, std::chrono::steady_clock::now() - start);
-  return report->failed == 0 && report->refused == 0 ? kExitOk : kExitError;
+  return NeedsAttention(*report) ? kExitAttention : kExitOk;
 }
 
 Command NewStateSyncCommand() {
@@ -369,6 +392,8 @@ Command NewStateSyncCommand() {
       (see state history); --plan applies a reviewed plan only if nothing moved since it was made, on the
       server, context namespace and flags it was made for.
   )"));
+  c.writes = true;
+  c.exit_one = "rows that need a person: conflict, kept, failed or skipped objects, a refused prune";
   c.examples = Examples(R"(
       # Sync everything in ./tazuna.yaml
       kubectl tazuna state sync

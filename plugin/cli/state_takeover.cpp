@@ -49,10 +49,12 @@ util::Result<int> StateTakeoverOptions::Run(Context& ctx) {
   auto lock = state::SyncLock::Acquire(client, ctx.clock, log, state::DefaultLockOptions());
   if (!lock) return lock.error();  // never while a sync of either repository runs
   state::StateStore store = NewStateStore(client);
-  for (const auto* m : selection.manifests) {
-    if (auto st = (*lock)->Check(); !st) return st.error();
-    auto line = TakeOver(store, m->name, ours);
-    if (!line) return line.error();
+  for (size_t i = 0; i < selection.manifests.size(); ++i) {  // after the first manifest, an error is part-way
+    auto line = [&]() -> util::Result<std::string> {
+      if (auto st = (*lock)->Check(); !st) return st.error();
+      return TakeOver(store, selection.manifests[i]->name, ours);
+    }();
+    if (!line) return i > 0 ? line.error().PartWay() : line.error();
     ctx.out << *line << '\n';
   }
   return kExitOk;
@@ -68,6 +70,7 @@ Command NewStateTakeoverCommand() {
       Nothing in the cluster but the state's _metadata is changed, and nothing is pruned; run state diff to
       see what the next sync will do.
   )"));
+  c.writes = true;
   c.examples = Examples(R"(
       # The monitoring manifest moved here from another repository
       kubectl tazuna state takeover -m monitoring

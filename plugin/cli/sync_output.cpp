@@ -1,5 +1,6 @@
 #include "cli/sync_output.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "cli/pipeline.hpp"
@@ -63,6 +64,26 @@ void PrintKeptHints(std::ostream& err, const state::SyncReport& report) {
   }
 }
 
+// Conflict rows (objects another manifest or repository owns, not applied): one error line per manifest
+// and the ways to take them.
+void PrintConflicts(std::ostream& err, const state::SyncReport& report) {
+  std::map<std::string, std::vector<const state::SyncResult*>> by_manifest;
+  for (const auto& r : report.results) {
+    if (r.verb == Verb::kConflict) by_manifest[r.manifest].push_back(&r);
+  }
+  for (const auto& [manifest, rows] : by_manifest) {
+    const state::StateKey k = rows.front()->Parsed();
+    err << "error: manifest \"" << manifest << "\": " << rows.size() << (rows.size() == 1 ? " object is" : " objects are")
+        << " not applied: " << ObjectName(k.group, k.kind, k.name)
+        << (rows.front()->namespace_name.empty() ? "" : " -n " + rows.front()->namespace_name) << ": "
+        << rows.front()->note << '\n';
+  }
+  if (!by_manifest.empty()) {
+    err << "hint: to apply them and move them to this manifest: kubectl tazuna state sync --take-ownership; to manage "
+           "another repository's whole state from here: kubectl tazuna state takeover -m NAME\n";
+  }
+}
+
 // The row's hash: one this run computed (applied or unchanged), or one read from the state (kept,
 // deleted, failed...), which for a Secret is not shown (state::ShownHash).
 std::string RowHash(const state::SyncResult& r, const state::StateKey& k) {
@@ -71,7 +92,31 @@ std::string RowHash(const state::SyncResult& r, const state::StateKey& k) {
   return computed ? r.hash : state::ShownHash(k, r.hash);
 }
 
-nlohmann::json SyncReportList(const state::SyncReport& report) {
+std::map<Verb, int> CountVerbs(const state::SyncReport& report) {
+  std::map<Verb, int> counts;
+  for (const auto& r : report.results) ++counts[r.verb];
+  return counts;
+}
+
+// `-o json|yaml`'s summary: the rows per verb, the revision, whether anything was written.
+nlohmann::json SyncSummary(const state::SyncReport& report, const SyncLineStyle& style) {
+  const auto counts = CountVerbs(report);
+  nlohmann::json verbs = nlohmann::json::object();
+  for (const Verb v : {Verb::kCreated, Verb::kConfigured, Verb::kAdopted, Verb::kUnchanged, Verb::kDeleted, Verb::kKept,
+                       Verb::kConflict, Verb::kSkipped, Verb::kFailed}) {
+    const auto it = counts.find(v);
+    verbs[state::VerbName(v)] = it == counts.end() ? 0 : it->second;
+  }
+  const bool dry = style.dry_run != kube::DryRun::kNone;
+  return {{"counts", std::move(verbs)},
+          {"revision", report.revision.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.revision)},
+          {"written", !dry && (report.state_writes > 0 || !report.revision.empty())},
+          {"dryRun", dry},
+          {"stateWrites", report.state_writes},
+          {"needsAttention", NeedsAttention(report)}};
+}
+
+nlohmann::json SyncReportList(const state::SyncReport& report, const SyncLineStyle& style) {
   std::vector<nlohmann::json> items;
   for (const auto& r : report.results) {
     const state::StateKey k = r.Parsed();
@@ -83,14 +128,16 @@ nlohmann::json SyncReportList(const state::SyncReport& report) {
     if (r.repair != state::Repair::kNone) j["repair"] = state::RepairName(r.repair);
     items.push_back(std::move(j));
   }
-  return print::ListOf(std::move(items));
+  nlohmann::json list = print::ListOf(std::move(items));
+  list["summary"] = SyncSummary(report, style);
+  return list;
 }
 
 }  // namespace
 
 std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::Format format, SyncLineStyle style) {
   print::Renderers<state::SyncReport> renderers;
-  renderers.machine = SyncReportList;
+  renderers.machine = [style](const state::SyncReport& report) { return SyncReportList(report, style); };
   renderers.human = [style](const state::SyncReport& report, print::Format, std::ostream& out) {
     for (const auto& r : report.results) {
       const state::StateKey k = r.Parsed();
@@ -111,6 +158,13 @@ std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::F
   return print::NewPrinter(format, std::move(renderers));
 }
 
+bool NeedsAttention(const state::SyncReport& report) {
+  if (report.failed > 0 || report.refused > 0) return true;
+  return std::any_of(report.results.begin(), report.results.end(), [](const state::SyncResult& r) {
+    return r.verb == Verb::kFailed || r.verb == Verb::kConflict || r.verb == Verb::kKept || r.verb == Verb::kSkipped;
+  });
+}
+
 void PrintSyncProblems(std::ostream& err, const state::SyncReport& report) {
   for (const auto& r : report.results) {
     if (r.verb != Verb::kFailed) continue;
@@ -120,11 +174,11 @@ void PrintSyncProblems(std::ostream& err, const state::SyncReport& report) {
     for (const auto& line : r.Error().detail_lines) err << line << '\n';
   }
   PrintKeptHints(err, report);
+  PrintConflicts(err, report);
 }
 
 void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests) {
-  std::map<Verb, int> counts;
-  for (const auto& r : report.results) ++counts[r.verb];
+  auto counts = CountVerbs(report);
   char elapsed[32];
   std::snprintf(elapsed, sizeof elapsed, "%.2fs", seconds);
   err << "sync: " << counts[Verb::kCreated] << " created, " << counts[Verb::kConfigured] << " configured, "
@@ -137,6 +191,11 @@ void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double
   if (report.throttled > 0) {
     err << "; " << report.throttled << " throttled (429), requests in flight adapted from " << report.concurrency
         << " down to " << report.concurrency_low;
+  }
+  if (!report.revision.empty()) {
+    err << "; revision " << report.revision;
+  } else if (report.state_writes == 0 && !NeedsAttention(report)) {
+    err << "; nothing written";
   }
   err << '\n';
 }

@@ -19,10 +19,14 @@ struct SyncLineStyle {
 /// The printer of a sync report: one line per object (`<manifest>  deployment.apps/web -n default
 /// configured`) for table, or a List for json|yaml.
 std::unique_ptr<print::Printer<state::SyncReport>> NewSyncReportPrinter(print::Format format, SyncLineStyle style);
+/// Whether the report has rows that need a person (exit 1): failed, conflict, kept or skipped objects, or a
+/// refused prune.
+bool NeedsAttention(const state::SyncReport& report);
 /// Failed objects with the server's words, prune refusals and `state forget` hints, on `err`.
 void PrintSyncProblems(std::ostream& err, const state::SyncReport& report);
-/// The summary line on stderr: counts per verb, time, `(N API requests, N state writes)`, and when the
-/// server throttled, `; N throttled (429), requests in flight adapted from C down to L`.
+/// The summary line on stderr: counts per verb, time, `(N API requests, N state writes)`, when the
+/// server throttled `; N throttled (429), requests in flight adapted from C down to L`, and `; revision ID`
+/// (or `; nothing written` when the sync changed nothing).
 void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests);
 
 }  // namespace tazuna::cli

@@ -8,6 +8,12 @@ Error Error::WithContext(std::string_view prefix) const {
   return copy;
 }
 
+Error Error::PartWay() const {
+  Error copy = *this;
+  copy.part_way = true;
+  return copy;
+}
+
 Error MakeError(ErrorKind kind, std::string message) {
   Error e;
   e.kind = kind;

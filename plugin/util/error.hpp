@@ -30,9 +30,12 @@ struct Error {
   std::string reason;                    ///< for kApi: Status.reason (NotFound, Forbidden, ...)
   std::vector<std::string> detail_lines; ///< printed after the message, one per line
   std::string hint;                      ///< optional advice, printed last
+  bool part_way = false;                 ///< the command stopped after it had written (exit 3, not 2)
 
   /// Returns a copy with `prefix: ` put before the message (context added once per layer).
   [[nodiscard]] Error WithContext(std::string_view prefix) const;
+  /// Returns a copy marked part_way: what failed came after the command's first write.
+  [[nodiscard]] Error PartWay() const;
   bool operator==(const Error&) const = default;
 };
 

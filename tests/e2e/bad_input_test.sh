@@ -67,7 +67,7 @@ bad_tfile "$head_e  manifests:\n    - name: \"$m" "truncated in a quoted string"
 bad_tfile "$head_e\tmanifests: []\n" "tab indentation" "t.yaml:4:"
 tfile "$head_e$good_spec"
 python3 -c 'import sys; t=open("t.yaml").read(); open("t.yaml","wb").write(b"\xff\xfe" + t.encode("utf-16-le"))'
-bad "tazuna.yaml: UTF-16 with a BOM" 1 "t.yaml:1:1: invalid UTF-8 in YAML input" kubectl tazuna state sync -f t.yaml
+bad "tazuna.yaml: UTF-16 with a BOM" 2 "t.yaml:1:1: invalid UTF-8 in YAML input" kubectl tazuna state sync -f t.yaml
 bad_tfile "apiVersion: tazuna.pepabo.com/v1\nkind: \xef\xbb\xbfTazuna\nspec:\n$good_spec" \
   "BOM inside the document" "t.yaml:2:7: kind: must be Tazuna"
 tfile "\xef\xbb\xbf$head_e$good_spec"  # the control: a UTF-8 BOM at the start is fine, as for goyaml.v2
@@ -75,7 +75,7 @@ expect_rc 0 "tazuna.yaml: a BOM at the start is accepted" kubectl tazuna build -
 bad_tfile "apiVersion: tazuna.pepabo.com/v1\nkind: Taz\0000una\nspec:\n$good_spec" \
   "NUL byte" "t.yaml:2:10: control characters are not allowed (character 0x00)"
 { printf '%b' "$head_e  manifests: "; python3 -c 'print("[" * 10000 + "]" * 10000)'; } > t.yaml
-bad "tazuna.yaml: nesting 10,000 deep" 1 "t.yaml:" kubectl tazuna state sync -f t.yaml
+bad "tazuna.yaml: nesting 10,000 deep" 2 "t.yaml:" kubectl tazuna state sync -f t.yaml
 expect_contains "$ERR" "nesting too deep" "tazuna.yaml: nesting 10,000 deep: says why"
 bad_tfile "$head_e  manifests:\n    - name: $m\n      type: manifests\n      type: kustomize\n      path: ./objs\n" \
   "duplicate key" "t.yaml:7:7: spec.manifests[0].type: key repeated in one mapping"
@@ -141,7 +141,7 @@ rm -f t.yaml
 at="error: manifest \"$m\": objs/20-bad.yaml"
 # bad_obj DESC WANT: state sync fails with WANT (after "$at") and writes nothing; the file is removed after.
 bad_obj() {
-  bad "manifest: $1" 1 "$at$2" kubectl tazuna state sync
+  bad "manifest: $1" 2 "$at$2" kubectl tazuna state sync
   rm -f objs/20-bad.yaml
 }
 cm() { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: %s}\n' "$1" "$ns"; }
@@ -213,7 +213,7 @@ hand_edit() {
   local desc=$1 want=$2 patch=$3
   kubectl patch configmap -n tazuna "$state_cm" --type=merge -p "{\"data\":$patch}" >/dev/null
   BASE=$(snapshot)
-  bad "state edited by hand: $desc" 1 "$want" kubectl tazuna state sync
+  bad "state edited by hand: $desc" 2 "$want" kubectl tazuna state sync
   bad "state edited by hand: $desc (state diff)" 2 "$want" kubectl tazuna state diff
   kubectl replace -f "$E2E_TMP/state.json" >/dev/null
   BASE=$(snapshot)
@@ -251,7 +251,7 @@ exec_case() {
     --exec-command="$E2E_TMP/bin/plugin" --exec-interactive-mode=Never >/dev/null
   kubectl --kubeconfig "$exec_kc" config set-context badexec --cluster=local --user=badexec >/dev/null
   rm -f "$E2E_TMP/exec.calls"
-  bad "credential plugin: $desc" 1 "$want" kubectl tazuna state sync --kubeconfig "$exec_kc" --context badexec
+  bad "credential plugin: $desc" 2 "$want" kubectl tazuna state sync --kubeconfig "$exec_kc" --context badexec
 }
 exec_case "bad JSON" "getting credentials: decoding stdout" \
   '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":'
@@ -266,7 +266,7 @@ if [ "$calls" -ge 2 ]; then pass "expired credential: plugin run again after the
   fail "expired credential: plugin ran $calls times, want a refresh after the 401"; fi
 
 # --- servers that cannot be reached or misbehave ---
-bad "server: unreachable" 1 "The connection to the server 127.0.0.1:1 was refused" \
+bad "server: unreachable" 2 "The connection to the server 127.0.0.1:1 was refused" \
   kubectl tazuna state sync --server https://127.0.0.1:1 --insecure-skip-tls-verify --token t
 cat > "$E2E_TMP/server.py" <<'PY'
 # A tiny HTTP "API server" on 127.0.0.1 that misbehaves as argv[1] says; prints its port.
@@ -312,7 +312,7 @@ contexts: [{name: fake, context: {cluster: fake, user: u}}]
 current-context: fake
 KC
   # A discovery cache of its own: another run's cache for a server that was on this port would answer for it.
-  bad "server: $desc" 1 "$want" kubectl tazuna state sync --kubeconfig "$E2E_TMP/fake.kubeconfig" --request-timeout 10s \
+  bad "server: $desc" 2 "$want" kubectl tazuna state sync --kubeconfig "$E2E_TMP/fake.kubeconfig" --request-timeout 10s \
     --cache-dir "$E2E_TMP/fake-cache-$mode"
   kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
   rm -f "$E2E_TMP/port"

@@ -41,40 +41,40 @@ expect_rc 0 "build -t apps" kubectl tazuna build -f "$FIX/tazuna.yaml" -t apps
 expect_eq "$(printf '%s\n' "$OUT" | grep -E '^kind: ' | tr '\n' ' ')" "kind: Deployment kind: ConfigMap " "-t apps keeps web and hello"
 
 # --- input errors ---
-expect_rc 1 "unknown manifest name" kubectl tazuna build -f "$FIX/tazuna.yaml" -m nope
+expect_rc 2 "unknown manifest name" kubectl tazuna build -f "$FIX/tazuna.yaml" -m nope
 expect_contains "$ERR" 'unknown manifest "nope"' "unknown -m lists the valid names"
 expect_contains "$ERR" "valid: plain, web, hello, creds" "valid names listed"
-expect_rc 1 "undeclared environment" kubectl tazuna build -f "$FIX/tazuna.yaml" -e prod
+expect_rc 2 "undeclared environment" kubectl tazuna build -f "$FIX/tazuna.yaml" -e prod
 expect_contains "$ERR" 'environment "prod" (from -e) is not declared (declared: dev)' "-e must be declared"
-expect_rc 1 "misspelled field" kubectl tazuna build -f "$BAD/invalid.yaml"
+expect_rc 2 "misspelled field" kubectl tazuna build -f "$BAD/invalid.yaml"
 expect_contains "$ERR" 'invalid.yaml:7:7: spec.manifests[0]: unknown field "pth" (did you mean "path"?)' \
   "unknown field named with file, line and column"
-expect_rc 1 "missing file" kubectl tazuna build -f "$BAD/no-such-tazuna.yaml"
+expect_rc 2 "missing file" kubectl tazuna build -f "$BAD/no-such-tazuna.yaml"
 expect_contains "$ERR" "no-such-tazuna.yaml" "missing -f file named"
 
 # --- renderer failures: clear one-line error, tool stderr shown, exit 1, nothing on stdout ---
-expect_rc 1 "kustomize: bad kustomization" kubectl tazuna build -f "$BAD/tazuna.yaml" -m bad-kustomize
+expect_rc 2 "kustomize: bad kustomization" kubectl tazuna build -f "$BAD/tazuna.yaml" -m bad-kustomize
 expect_contains "$ERR" 'error: manifest "bad-kustomize": ' "kustomize failure names the manifest"
 expect_contains "$ERR" "does-not-exist.yaml" "kustomize stderr shown"
 expect_eq "$OUT" "" "nothing on stdout after a failure"
 
-expect_rc 1 "helm: broken chart" kubectl tazuna build -f "$BAD/tazuna.yaml" -m bad-chart
+expect_rc 2 "helm: broken chart" kubectl tazuna build -f "$BAD/tazuna.yaml" -m bad-chart
 expect_contains "$ERR" 'error: manifest "bad-chart": helm template broken' "helm failure names manifest and release"
 expect_contains "$ERR" "unclosed action" "helm stderr shown"
 
-expect_rc 1 "genesissecret: missing envfile key" kubectl tazuna build -f "$BAD/tazuna.yaml" -m missing-key
+expect_rc 2 "genesissecret: missing envfile key" kubectl tazuna build -f "$BAD/tazuna.yaml" -m missing-key
 expect_contains "$ERR" 'spec.secrets[0].items.ABSENT: key "ABSENT" not found in envfile "./secrets/fixture.env" (provider "fixture-env")' \
   "missing envfile key named"
 expect_not_contains "$ERR" "fixture-value" "no secret value in the error"
 
-expect_rc 1 "manifests: missing path" kubectl tazuna build -f "$BAD/tazuna.yaml" -m missing-file
+expect_rc 2 "manifests: missing path" kubectl tazuna build -f "$BAD/tazuna.yaml" -m missing-file
 expect_contains "$ERR" 'manifest "missing-file": path ' "missing manifests path named"
 
 # Missing tools: run the plugin binary directly with a PATH that lacks them.
-expect_rc 1 "kustomize: no kustomize and no kubectl" env PATH=/nonexistent "$PLUGIN" build -f "$BAD/tazuna.yaml" -m bad-kustomize
+expect_rc 2 "kustomize: no kustomize and no kubectl" env PATH=/nonexistent "$PLUGIN" build -f "$BAD/tazuna.yaml" -m bad-kustomize
 expect_contains "$ERR" 'manifest "bad-kustomize": kustomize: neither "kustomize" nor "kubectl" found on PATH' \
   "missing kustomize tool named"
-expect_rc 1 "helmfile: no helmfile and no helm" env PATH="$KUBECTL_DIR" "$PLUGIN" build -f "$FIX/tazuna.yaml" -m hello
+expect_rc 2 "helmfile: no helmfile and no helm" env PATH="$KUBECTL_DIR" "$PLUGIN" build -f "$FIX/tazuna.yaml" -m hello
 if command -v helm >/dev/null 2>&1 && [ "$(dirname "$(command -v helm)")" = "$KUBECTL_DIR" ]; then
   pass "helm lives next to kubectl; tool-missing message not checked"
 else

@@ -48,7 +48,7 @@ cd "$repo"
 export KUBECONFIG=$kc
 
 # --- 1a. Nothing identifies the cluster: the rollout is refused before anything is written.
-expect_rc 1 "a rollout over two URLs of one cluster, identity unreadable, is refused" \
+expect_rc 2 "a rollout over two URLs of one cluster, identity unreadable, is refused" \
   kubectl tazuna state sync --prune --contexts va,vb
 expect_contains "$ERR" "cannot tell which cluster context \"va\" reaches, so a rollout over contexts could act on the wrong one" \
   "the error says which context cannot be identified"
@@ -65,13 +65,13 @@ expect_rc 0 "--insecure-skip-cluster-identity runs the rollout" \
 expect_eq "$(kubectl --context admin get cm c -n "$ns" -o jsonpath='{.data.v}')" "1" "the object was applied"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {v: "2"}\n' > "$repo/objs/c.yaml"
 expect_rc 1 "a plan with the risk accepted" kubectl tazuna state diff --out "$E2E_TMP/p1.json" --insecure-skip-cluster-identity
-expect_rc 1 "that plan without the flag is refused" kubectl tazuna state sync --plan "$E2E_TMP/p1.json"
+expect_rc 2 "that plan without the flag is refused" kubectl tazuna state sync --plan "$E2E_TMP/p1.json"
 expect_contains "$ERR" "cannot tell which cluster context \"va\" reaches" "the sync says why"
 
 # --- 1c. The root CA ConfigMap identifies the cluster: two URLs of it are one cluster; a plan pins it.
 kubectl --context admin create configmap -n tazuna kube-root-ca.crt --from-file=ca.crt="$ca" >/dev/null
 root_uid=$(kubectl --context admin get cm -n tazuna kube-root-ca.crt -o jsonpath='{.metadata.uid}')
-expect_rc 1 "a rollout over two URLs of one cluster is refused" kubectl tazuna state sync --prune --contexts va,vb
+expect_rc 2 "a rollout over two URLs of one cluster is refused" kubectl tazuna state sync --prune --contexts va,vb
 expect_contains "$ERR" "contexts \"va\" and \"vb\" reach the same cluster (kube-root-ca.crt uid $root_uid)" \
   "identified by the root CA ConfigMap"
 expect_rc 1 "a plan pinned to the root CA ConfigMap" kubectl tazuna state diff --out "$E2E_TMP/p2.json"
@@ -79,7 +79,7 @@ expect_eq "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ta
   "$root_uid" "the plan pins the ConfigMap's uid"
 kubectl --context admin delete configmap -n tazuna kube-root-ca.crt >/dev/null
 kubectl --context admin create configmap -n tazuna kube-root-ca.crt --from-file=ca.crt="$ca" >/dev/null
-expect_rc 1 "the plan on a rebuilt identity is refused" kubectl tazuna state sync --plan "$E2E_TMP/p2.json"
+expect_rc 2 "the plan on a rebuilt identity is refused" kubectl tazuna state sync --plan "$E2E_TMP/p2.json"
 expect_contains "$ERR" "plan was made for the cluster whose ConfigMap tazuna/kube-root-ca.crt has uid $root_uid" \
   "the refusal names the pinned identity"
 expect_eq "$(kubectl --context admin get cm c -n "$ns" -o jsonpath='{.data.v}')" "1" "nothing was written"
@@ -107,7 +107,7 @@ expect_rc 0 "the widget is synced" kubectl tazuna state sync
 widget 2 reviewed
 expect_rc 1 "a plan of spec.size 2" kubectl tazuna state diff --out "$E2E_TMP/ps.json"
 widget 2 unreviewed
-expect_rc 1 "a status-only edit after the review makes the plan stale" kubectl tazuna state sync --plan "$E2E_TMP/ps.json"
+expect_rc 2 "a status-only edit after the review makes the plan stale" kubectl tazuna state sync --plan "$E2E_TMP/ps.json"
 expect_contains "$ERR" "renders differently than planned (in a field the state's hash leaves out, such as status)" "says why"
 expect_eq "$(kubectl get "widgets.$group" w -n "$ns" -o jsonpath='{.spec.size}/{.status.phase}')" "1/reviewed" "nothing was written"
 widget 2 reviewed

@@ -321,7 +321,7 @@ cd "$repo" || exit 1
 kubectl delete "crd/gizmos.$group" --wait=false >/dev/null 2>&1
 
 # --- 4. Bad input.
-expect_rc 1 "an empty manager name" kubectl tazuna state sync --takeover-managers=helm,,kubectl
+expect_rc 2 "an empty manager name" kubectl tazuna state sync --takeover-managers=helm,,kubectl
 expect_eq "$ERR" 'error: invalid --takeover-managers "helm,,kubectl": give field manager names separated by commas, default, or none' \
   "one clear line"
 expect_rc 2 "a blank variable" env TAZUNA_TAKEOVER_MANAGERS=' ' kubectl tazuna state drift

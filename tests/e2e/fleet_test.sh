@@ -82,20 +82,20 @@ expect_rc 2 "diff with an unreachable context" kubectl tazuna state diff --conte
 expect_contains "$ERR" "fz-down: unreachable: " "the unreachable context is named"
 expect_eq "$(echo "$OUT" | awk 'NR>1 {print $1}' | sort -u | tr '\n' ' ')" "fb-admin fc-admin " \
   "the reachable contexts still report their rows"
-expect_rc 1 "list with an unreachable context exits 1" kubectl tazuna state list --contexts 'admin,fz-down'
+expect_rc 2 "list with an unreachable context exits 2" kubectl tazuna state list --contexts 'admin,fz-down'
 expect_contains "$OUT" "admin " "list still prints the reachable context's rows"
-expect_rc 1 "list over --all-contexts (viewers are forbidden, one is down)" kubectl tazuna state list --all-contexts -m "$m"
+expect_rc 2 "list over --all-contexts (viewers are forbidden, one is down)" kubectl tazuna state list --all-contexts -m "$m"
 expect_contains "$ERR" "fb-viewer: Error from server (Forbidden)" "a forbidden context says so"
 expect_contains "$OUT" "admin-token " "every context of the kubeconfig took part"
 
 # A rollout over a context whose cluster cannot be identified (here: unreachable) is refused before any write.
-expect_rc 1 "a sync rollout over an unreachable context is refused" kubectl tazuna state sync --contexts fb-admin,fz-down,fc-admin
+expect_rc 2 "a sync rollout over an unreachable context is refused" kubectl tazuna state sync --contexts fb-admin,fz-down,fc-admin
 expect_contains "$ERR" 'cannot tell which cluster context "fz-down" reaches' "names the context that cannot be identified"
 expect_eq "$(k fb-admin get ns "$ns" -o name 2>/dev/null)" "" "fb was not touched"
 
 # With the risk accepted, a sync rollout in the order given stops at the first failure: fb synced, fz fails,
 # fc never starts.
-expect_rc 1 "sync rollout stops at the unreachable context" \
+expect_rc 3 "sync rollout stops at the unreachable context" \
   kubectl tazuna state sync --contexts fb-admin,fz-down,fc-admin --insecure-skip-cluster-identity
 expect_contains "$ERR" "fc-admin: skipped (an earlier context failed)" "the context after the failure is skipped"
 expect_eq "$(k fb-admin get cm cfg -n "$ns" -o jsonpath='{.data.v}' 2>&1)" "one" "fb has the object"
@@ -120,7 +120,7 @@ expect_eq "$(echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); 
 
 # Two contexts of one cluster are refused before anything is written (a pruning sync would ping-pong).
 write_objs two
-expect_rc 1 "sync over two contexts of one cluster is refused" kubectl tazuna state sync --prune --contexts fb-admin,fb-admin-token
+expect_rc 2 "sync over two contexts of one cluster is refused" kubectl tazuna state sync --prune --contexts fb-admin,fb-admin-token
 expect_contains "$ERR" 'contexts "fb-admin" and "fb-admin-token" reach the same cluster' "the error names both contexts"
 expect_eq "$(k fb-admin get cm cfg -n "$ns" -o jsonpath='{.data.v}')" "one" "nothing was written"
 
@@ -128,10 +128,10 @@ expect_eq "$(k fb-admin get cm cfg -n "$ns" -o jsonpath='{.data.v}')" "one" "not
 expect_rc 1 "diff --out over two clusters" kubectl tazuna state diff --contexts 'f[bc]-admin' --out "$E2E_TMP/fleet.plan"
 expect_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["kind"], [p["context"] for p in d["plans"]])' "$E2E_TMP/fleet.plan")" \
   "FleetPlan ['fb-admin', 'fc-admin']" "the plan holds each context's own plan"
-expect_rc 1 "--plan for other contexts is refused" kubectl tazuna state sync --contexts 'admin,f[bc]-admin' --plan "$E2E_TMP/fleet.plan"
+expect_rc 2 "--plan for other contexts is refused" kubectl tazuna state sync --contexts 'admin,f[bc]-admin' --plan "$E2E_TMP/fleet.plan"
 expect_contains "$ERR" "was made for contexts fb-admin, fc-admin, not admin, fb-admin, fc-admin" "it names both sets"
 kubectl tazuna state diff --context fb-admin --out "$E2E_TMP/single.plan" >/dev/null 2>&1
-expect_rc 1 "a single-context plan is refused over a fleet" kubectl tazuna state sync --contexts fb-admin --plan "$E2E_TMP/single.plan"
+expect_rc 2 "a single-context plan is refused over a fleet" kubectl tazuna state sync --contexts fb-admin --plan "$E2E_TMP/single.plan"
 expect_contains "$ERR" "is not a plan over contexts" "it says what a fleet needs"
 expect_eq "$(k fb-admin get cm cfg -n "$ns" -o jsonpath='{.data.v}')" "one" "nothing was written"
 

@@ -37,7 +37,7 @@ kubectl create namespace "$ns-prod" >/dev/null
 cd "$repo"
 
 # --- the template picks the manifests per environment ---
-expect_rc 1 "a function text/template does not have is a parse error" kubectl tazuna build
+expect_rc 2 "a function text/template does not have is a parse error" kubectl tazuna build
 expect_contains "$ERR" 'tazuna.yaml:19:5: template: function "fail" not defined' "file:line:col, Go's message"
 sed -i '/fail "never reached/d; /else if not .Environment/d' tazuna.yaml
 expect_rc 0 "build -e dev" kubectl tazuna build -e dev
@@ -66,8 +66,8 @@ expect_contains "$row" "active" "--all -e dev: the dev manifest is in the file"
 expect_rc 0 "state list with a default tazuna.yaml that needs -e" kubectl tazuna state list
 expect_contains "$OUT" "$m-base-prod" "everything in the cluster listed"
 expect_contains "$ERR" "Warning: tazuna.yaml not read, listing every state in the cluster" "the skipped file is said"
-expect_rc 1 "state list -f tazuna.yaml without -e: the named file must load" kubectl tazuna state list -f tazuna.yaml
-expect_rc 1 "state list -e nope" kubectl tazuna state list -f tazuna.yaml -e nope
+expect_rc 2 "state list -f tazuna.yaml without -e: the named file must load" kubectl tazuna state list -f tazuna.yaml
+expect_rc 2 "state list -e nope" kubectl tazuna state list -f tazuna.yaml -e nope
 expect_contains "$ERR" 'environment "nope" (from -e) is not declared' "an undeclared -e is an error when -f is named"
 
 kubectl delete namespace "$ns-dev" "$ns-prod" --wait=false >/dev/null

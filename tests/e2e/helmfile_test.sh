@@ -71,7 +71,7 @@ expect_eq "$(printf '%s\n' "$OUT" | grep -c '^  env: dev-$')" 1 "sprig functions
 cp "$E2E_TMP/helmfile.orig" helmfile.yaml.gotmpl
 sed -i 's/.Values.color/env "HOME"/' helmfile.yaml.gotmpl
 for path in "$WITH" "$WITHOUT"; do
-  expect_rc 1 "env in a helmfile template is refused" env PATH="$path" kubectl tazuna build -e dev
+  expect_rc 2 "env in a helmfile template is refused" env PATH="$path" kubectl tazuna build -e dev
   expect_contains "$ERR" 'function "env" not defined: a helmfile template does not read the environment' "why"
   expect_not_contains "$OUT$ERR" "$HOME" "no value of the environment printed"
 done
@@ -83,10 +83,10 @@ printf 'apiVersion: tazuna.pepabo.com/v1\nkind: TazunaHint\nvars:\n  ns: {type: 
 expect_rc 0 "a hint default" env PATH="$WITHOUT" kubectl tazuna build -e dev
 expect_contains "$OUT" "color: green" "the hint's default is what the template sees"
 printf '  owner: {type: string, format: email, required_without: [team]}\n  team: {type: string}\n' >> tazuna.hint.yaml
-expect_rc 1 "required_without enforced" env PATH="$WITH" kubectl tazuna build -e dev
+expect_rc 2 "required_without enforced" env PATH="$WITH" kubectl tazuna build -e dev
 expect_contains "$ERR" 'hint var "owner" is required because none of [team] are provided (required_without)' "names var and rule"
 printf '  bad: {type: integer}\n' >> tazuna.hint.yaml
-expect_rc 1 "an invalid hint file is refused" env PATH="$WITH" kubectl tazuna build -e dev
+expect_rc 2 "an invalid hint file is refused" env PATH="$WITH" kubectl tazuna build -e dev
 expect_contains "$ERR" 'tazuna.hint.yaml: hint var "bad" has invalid type "integer"' "names the file and the var"
 rm tazuna.hint.yaml
 
@@ -97,7 +97,7 @@ printf 'helmDefaults:\n  wait: true\n' >> helmfile.yaml.gotmpl
 expect_rc 0 "helmDefaults with helmfile" env PATH="$WITH" kubectl tazuna build -e dev -v 2
 expect_contains "$ERR" "rendering with helmfile template" "the real helmfile rendered it"
 expect_eq "$OUT" "$real" "the same objects"
-expect_rc 1 "helmDefaults without helmfile" env PATH="$WITHOUT" kubectl tazuna build -e dev
+expect_rc 2 "helmDefaults without helmfile" env PATH="$WITHOUT" kubectl tazuna build -e dev
 expect_contains "$ERR" '"helmDefaults" needs the helmfile binary' "an unknown key is refused, naming it"
 expect_contains "$ERR" 'install-helmfile' "the hint says how to install it"
 cp "$E2E_TMP/helmfile.orig" helmfile.yaml.gotmpl

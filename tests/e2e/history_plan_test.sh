@@ -86,7 +86,7 @@ expect_eq "$(echo "$OUT" | grep -c " deleted ")" "$(( $(kubectl tazuna state his
   "one row per deleted object"
 run kubectl tazuna state history "$rev1" -o json
 expect_not_contains "$OUT" "$secret_value" "no Secret value in a revision"
-expect_rc 1 "an unknown revision" kubectl tazuna state history 00000000
+expect_rc 2 "an unknown revision" kubectl tazuna state history 00000000
 expect_contains "$ERR" 'revision "00000000" not found' "says so"
 
 # --- 2. --history-limit 2: only two revisions remain after a third sync.
@@ -117,7 +117,7 @@ cm a 4
 expect_rc 1 "plan 2" kubectl tazuna state diff --out "$E2E_TMP/plan2.json"
 cm a 5  # the repository moves after the review
 states_before=$(state_rvs); objects_before=$(object_rvs); records_before=$(newest_record)
-expect_rc 1 "a plan after the repository changed an object is refused" kubectl tazuna state sync --plan "$E2E_TMP/plan2.json"
+expect_rc 2 "a plan after the repository changed an object is refused" kubectl tazuna state sync --plan "$E2E_TMP/plan2.json"
 expect_contains "$ERR" "error: plan is stale: object configmap/a -n $ns renders differently than planned" "explains which object"
 expect_eq "$(state_rvs)|$(object_rvs)|$(newest_record)" "$states_before|$objects_before|$records_before" \
   "nothing written: state, objects and history unchanged"
@@ -126,12 +126,12 @@ expect_rc 1 "plan 3" kubectl tazuna state diff --out "$E2E_TMP/plan3.json"
 expect_rc 0 "another sync changes the state" kubectl tazuna state sync
 other=$(history_json | field 'h["items"][0]["id"]')
 states_before=$(state_rvs); objects_before=$(object_rvs); records_before=$(newest_record)
-expect_rc 1 "a plan after another sync changed state is refused" kubectl tazuna state sync --plan "$E2E_TMP/plan3.json"
+expect_rc 2 "a plan after another sync changed state is refused" kubectl tazuna state sync --plan "$E2E_TMP/plan3.json"
 expect_contains "$ERR" "error: plan is stale: manifest \"$M\" state changed since the plan (revision $other)" \
   "names the manifest and the revision that changed it"
 expect_eq "$(state_rvs)|$(object_rvs)|$(newest_record)" "$states_before|$objects_before|$records_before" \
   "nothing written: state, objects and history unchanged"
-expect_rc 1 "a plan with another selection" kubectl tazuna state sync --plan "$E2E_TMP/plan3.json" -m other
+expect_rc 2 "a plan with another selection" kubectl tazuna state sync --plan "$E2E_TMP/plan3.json" -m other
 expect_contains "$ERR" "was made for every manifest, not -m other" "names both selections"
 
 # --- 4. A sync whose apply the server rejects is recorded as failed.
@@ -170,7 +170,7 @@ cd "$rb"
 expect_rc 0 "b creates x" kubectl tazuna state sync
 cd "$ra"
 before=$(snapshot x keep)
-expect_rc 1 "a: --take-ownership with the plan is refused (b created x since)" \
+expect_rc 2 "a: --take-ownership with the plan is refused (b created x since)" \
   kubectl tazuna state sync --plan "$(plan a)" --take-ownership
 expect_contains "$ERR" "error: plan is stale: object configmap/x -n $ns2 was created since the plan (now manifest \"$B\" of repository example.com/e2e/plan-b-$s (tazuna.yaml), field managers tazuna)" \
   "names the object and who owns it now"
@@ -185,7 +185,7 @@ cm2 "$ra/objs2" sib 2
 expect_rc 0 "the sibling manifest A2 creates sib" kubectl tazuna state sync -m "$A2"
 rm "$ra/objs2/sib.yaml"
 before=$(snapshot sib keep)
-expect_rc 1 "the plan is refused (sib was created by A2 since)" kubectl tazuna state sync --plan "$(plan b)"
+expect_rc 2 "the plan is refused (sib was created by A2 since)" kubectl tazuna state sync --plan "$(plan b)"
 expect_contains "$ERR" "error: plan is stale: object configmap/sib -n $ns2 was created since the plan (now manifest \"$A2\" of repository example.com/e2e/plan-a-$s (tazuna.yaml), field managers tazuna)" \
   "names the sibling manifest"
 expect_eq "$(snapshot sib keep)" "$before" "nothing written"
@@ -196,7 +196,7 @@ cm2 "$ra/objs" z 1
 expect_rc 1 "a: plan (z added)" kubectl tazuna state diff --out "$(plan c)"
 kubectl create configmap -n "$ns2" z --from-literal=v=0 >/dev/null
 before=$(snapshot z)
-expect_rc 1 "the plan is refused (kubectl created z since)" kubectl tazuna state sync --plan "$(plan c)"
+expect_rc 2 "the plan is refused (kubectl created z since)" kubectl tazuna state sync --plan "$(plan c)"
 expect_contains "$ERR" "error: plan is stale: object configmap/z -n $ns2 was created since the plan (now field managers kubectl-create)" \
   "names who made it"
 expect_eq "$(snapshot z)" "$before" "nothing written"
@@ -215,7 +215,7 @@ u1=$(uid cm -n "$ns2" w)
 kubectl delete cm -n "$ns2" w >/dev/null; kubectl create configmap -n "$ns2" w --from-literal=v=other >/dev/null
 u2=$(uid cm -n "$ns2" w)
 before=$(snapshot w)
-expect_rc 1 "the plan is refused (w is another object now)" kubectl tazuna state sync --plan "$(plan e)"
+expect_rc 2 "the plan is refused (w is another object now)" kubectl tazuna state sync --plan "$(plan e)"
 expect_contains "$ERR" "error: plan is stale: object configmap/w -n $ns2 was deleted and created again since the plan (uid $u1, now $u2)" \
   "names both uids"
 expect_eq "$(snapshot w)" "$before" "nothing written"
@@ -230,7 +230,7 @@ printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: old, namespace: %s}\nd
   kubectl apply --server-side --field-manager=tazuna -f - >/dev/null
 u2=$(uid cm -n "$ns2" old)
 before=$(snapshot old)
-expect_rc 1 "the prune plan is refused (old is another object now)" kubectl tazuna state sync --plan "$(plan f)" --prune
+expect_rc 2 "the prune plan is refused (old is another object now)" kubectl tazuna state sync --plan "$(plan f)" --prune
 expect_contains "$ERR" "error: plan is stale: object configmap/old -n $ns2 was deleted and created again since the plan (uid $u1, now $u2)" \
   "names both uids"
 expect_eq "$(snapshot old)" "$before" "nothing written: the new old (data new) is not deleted"
@@ -239,10 +239,10 @@ expect_eq "$(snapshot old)" "$before" "nothing written: the new old (data new) i
 expect_rc 1 "a: plan --prune --takeover-managers=none" \
   kubectl tazuna state diff --prune --takeover-managers=none --out "$(plan g)"
 before=$(snapshot old)
-expect_rc 1 "the plan is refused by a sync with the default managers" kubectl tazuna state sync --plan "$(plan g)" --prune
+expect_rc 2 "the plan is refused by a sync with the default managers" kubectl tazuna state sync --plan "$(plan g)" --prune
 expect_contains "$ERR" "error: plan was made for a sync with --takeover-managers=none, this sync is for --takeover-managers=default" \
   "names both"
-expect_rc 1 "and by one with TAZUNA_TAKEOVER_MANAGERS=kubectl" \
+expect_rc 2 "and by one with TAZUNA_TAKEOVER_MANAGERS=kubectl" \
   env TAZUNA_TAKEOVER_MANAGERS=kubectl kubectl tazuna state sync --plan "$(plan g)" --prune
 expect_contains "$ERR" "this sync is for --takeover-managers=kubectl" "names the variable's managers"
 expect_eq "$(snapshot old)" "$before" "nothing written"
@@ -262,7 +262,7 @@ cm2 "$ra/objs" w 4
 expect_rc 1 "a: plan (w modified)" kubectl tazuna state diff --out "$(plan i)"
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); [r.pop("live") for r in p["changes"]]; json.dump(p, open(sys.argv[1], "w"))' "$(plan i)"
 before=$(snapshot w)
-expect_rc 1 "a plan without what it saw live is refused" kubectl tazuna state sync --plan "$(plan i)"
+expect_rc 2 "a plan without what it saw live is refused" kubectl tazuna state sync --plan "$(plan i)"
 expect_contains "$ERR" "invalid plan: it does not record the live objects it saw (made by an older version of tazuna); make it again with state diff --out" \
   "asks for a new plan"
 expect_eq "$(snapshot w)" "$before" "nothing written"
@@ -305,7 +305,7 @@ expect_rc 1 "a: plan -m A3 (forked added; A3 has no state yet)" kubectl tazuna s
 fork=$E2E_TMP/plan-fork; cp -r "$ra" "$fork"; git -C "$fork" remote set-url origin "https://example.com/e2e/fork-$s.git"
 cd "$fork"
 before=$(snapshot forked)
-expect_rc 1 "the plan is refused from the fork" kubectl tazuna state sync --plan "$(plan k)"
+expect_rc 2 "the plan is refused from the fork" kubectl tazuna state sync --plan "$(plan k)"
 expect_contains "$ERR" "error: plan was made for repository example.com/e2e/plan-a-$s (tazuna.yaml), this sync is for example.com/e2e/fork-$s (tazuna.yaml)" \
   "names both repositories"
 expect_eq "$(snapshot forked)" "$before" "nothing written"

@@ -93,9 +93,9 @@ expect_eq "$(echo "$OUT" | python3 -c 'import json,sys; print(len(json.load(sys.
   "--object cm/b in another namespace lists none"
 run kubectl tazuna state history "$b_ids" --object configmaps/c
 expect_eq "$OUT" "" "--object with REVISION lists only that object's rows (none: b's sync did not change c)"
-expect_rc 1 "--object of an unknown type" kubectl tazuna state history --object nosuchtype/x
+expect_rc 2 "--object of an unknown type" kubectl tazuna state history --object nosuchtype/x
 expect_contains "$ERR" "doesn't have a resource type" "an unknown TYPE is named in kubectl's words"
-expect_rc 1 "--object without a NAME" kubectl tazuna state history --object configmap
+expect_rc 2 "--object without a NAME" kubectl tazuna state history --object configmap
 expect_contains "$ERR" "give TYPE/NAME" "a TYPE without NAME is refused"
 
 kubectl delete ns "$ns" --wait=false >/dev/null 2>&1

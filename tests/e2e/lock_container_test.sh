@@ -42,7 +42,7 @@ for case in "another PID namespace|other $boot $dead $host pid:[4026599999]" \
             "another host name|other $boot $dead $host-elsewhere $pidns" \
             "an older record without host and namespace|other $boot $dead"; do
   hold "${case#*|}"
-  expect_rc 1 "a dead pid in ${case%%|*}: the lease is not taken at once" kubectl tazuna state sync --lock-timeout 2s
+  expect_rc 2 "a dead pid in ${case%%|*}: the lease is not taken at once" kubectl tazuna state sync --lock-timeout 2s
   expect_contains "$ERR" "another sync holds the lock (lease tazuna/tazuna-sync, holder other)" "${case%%|*}: the holder is named"
 done
 # Gone from this very place, last renewed 26 s ago: its writes' time limit (5/6 of its 30 s lease after that

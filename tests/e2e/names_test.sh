@@ -43,15 +43,15 @@ nothing_written() {
 # --- a manifest name that cannot name its state ConfigMap: an error at load, before any request ---
 write_manifest Web_App
 rule='error: tazuna.yaml:5:13: spec.manifests[0].name: "Web_App" cannot name its state ConfigMap "tazuna-state-Web_App": use lowercase letters, digits and '"'-'"', ending in a letter or digit (at most 227 characters)'
-expect_rc 1 "Web_App: build fails" kubectl tazuna build
+expect_rc 2 "Web_App: build fails" kubectl tazuna build
 expect_eq "$ERR" "$rule" "Web_App: build names position and rule"
 expect_eq "$OUT" "" "Web_App: build prints nothing"
 expect_rc 2 "Web_App: state diff fails" kubectl tazuna state diff
 expect_eq "$ERR" "$rule" "Web_App: diff names position and rule"
-expect_rc 1 "Web_App: state sync fails" kubectl tazuna state sync
+expect_rc 2 "Web_App: state sync fails" kubectl tazuna state sync
 expect_eq "$ERR" "$rule" "Web_App: sync names position and rule"
 expect_eq "$OUT" "" "Web_App: sync prints nothing"
-expect_rc 1 "Web_App: state sync -v 6" kubectl tazuna state sync -v 6
+expect_rc 2 "Web_App: state sync -v 6" kubectl tazuna state sync -v 6
 expect_not_contains "$ERR" "https://" "Web_App: sync sends no request"
 state_cms=$(kubectl get configmap -n tazuna -o name 2>/dev/null | grep -ci 'tazuna-state-web[_-]app$')
 expect_eq "$state_cms" "0" "Web_App: namespace tazuna gained no tazuna-state-Web_App"
@@ -60,15 +60,15 @@ expect_rc 1 "Web_App: namespace $ns not created" kubectl get namespace "$ns"
 # render_fails DESC WANT: build (1), state diff (2) and state sync (1) fail with exactly WANT and write nothing.
 render_fails() {
   local desc=$1 want=$2
-  expect_rc 1 "$desc: build fails" kubectl tazuna build
+  expect_rc 2 "$desc: build fails" kubectl tazuna build
   expect_eq "$ERR" "$want" "$desc: build names manifest, file and document"
   expect_eq "$OUT" "" "$desc: build prints nothing"
   expect_rc 2 "$desc: state diff fails" kubectl tazuna state diff
   expect_eq "$ERR" "$want" "$desc: diff names manifest, file and document"
-  expect_rc 1 "$desc: state sync fails" kubectl tazuna state sync
+  expect_rc 2 "$desc: state sync fails" kubectl tazuna state sync
   expect_eq "$ERR" "$want" "$desc: sync names manifest, file and document"
   expect_eq "$OUT" "" "$desc: sync prints nothing"
-  expect_rc 1 "$desc: state sync -v 6" kubectl tazuna state sync -v 6
+  expect_rc 2 "$desc: state sync -v 6" kubectl tazuna state sync -v 6
   expect_not_contains "$ERR" "https://" "$desc: sync sends no request"
   nothing_written "$desc"
 }

@@ -23,7 +23,7 @@ run kubectl apply -n "$b" -f objs/pinned.yaml --dry-run=server
 kubectl_err=$ERR
 expect_contains "$kubectl_err" "the namespace from the provided object \"$a\" does not match the namespace \"$b\"" \
   "kubectl refuses it (the reference)"
-for cmd in "state sync:1" "state diff:2"; do  # state diff's errors exit 2 (1 means differences)
+for cmd in "state sync:2" "state diff:2"; do  # refused before any write: 2
   want=${cmd#*:}; cmd=${cmd%:*}
   expect_rc "$want" "$cmd -n $b refused" kubectl tazuna $cmd -n "$b"
   expect_contains "$ERR" "the namespace from the provided object \"$a\" does not match the namespace \"$b\". You must pass '--namespace=$a' to perform this operation." \

@@ -119,7 +119,7 @@ expect_contains "$OUT" 'v: "3"' "... the tag resolved again"
 expect_contains "$ERR" "unpacked" "... fetched and unpacked"
 expect_rc 0 "build --no-cache again" kubectl tazuna build --no-cache -v 2
 expect_contains "$ERR" "unpacked" "... unpacked again although cached"
-expect_rc 1 "--offline with --no-cache" kubectl tazuna build --offline --no-cache
+expect_rc 2 "--offline with --no-cache" kubectl tazuna build --offline --no-cache
 expect_eq "$ERR" "error: --offline and --no-cache cannot be used together" "... refused in one line"
 expect_rc 0 "build --offline: now the new resolution" kubectl tazuna build --offline
 expect_contains "$OUT" 'v: "3"' "... recorded by the last online run"
@@ -180,7 +180,7 @@ PY
 refused() {  # refused DESC REF WANT
   oras_repo "$E2E_TMP/rb" "$2"
   cd "$E2E_TMP/rb"
-  expect_rc 1 "build refuses $1" kubectl tazuna build
+  expect_rc 2 "build refuses $1" kubectl tazuna build
   expect_contains "$ERR" "$3" "... saying: $3"
   expect_eq "$(printf '%s\n' "$ERR" | grep -c .)" "1" "... in one line"
 }
@@ -216,7 +216,7 @@ blob=$(find "$E2E_TMP/plain/data" -path "*/blobs/sha256/*/$layer/data")
 cp "$E2E_TMP/layer.tar.gz" "$E2E_TMP/tampered" && printf 'x' >> "$E2E_TMP/tampered" && cp "$E2E_TMP/tampered" "$blob"
 oras_repo "$E2E_TMP/rb" "$PLAIN/app:tampered"
 cd "$E2E_TMP/rb"
-expect_rc 1 "build of a layer the registry changed" kubectl tazuna build
+expect_rc 2 "build of a layer the registry changed" kubectl tazuna build
 expect_contains "$ERR" "oras: \"$PLAIN/app:tampered\": " "... refused, naming the reference"
 expect_contains "$ERR" "digest" "... for its digest"
 
@@ -242,19 +242,19 @@ expect_contains "$OUT" "name: oras-big" "the whole artifact rendered"
 # ---------------------------------------------------------------- registries that fail
 oras_repo "$E2E_TMP/rd" "127.0.0.1:$(free_port)/app:v1"
 cd "$E2E_TMP/rd"
-expect_rc 1 "build against a registry that is down" kubectl tazuna build
+expect_rc 2 "build against a registry that is down" kubectl tazuna build
 expect_contains "$ERR" "connection refused" "... says why"
 expect_eq "$(printf '%s\n' "$ERR" | grep -c .)" "1" "... in one line"
-expect_rc 1 "build --offline of a tag never resolved here" kubectl tazuna build --offline
+expect_rc 2 "build --offline of a tag never resolved here" kubectl tazuna build --offline
 expect_contains "$ERR" "never resolved on this machine; run once without --offline" "... says so"
 state_before=$(kubectl get cm -n tazuna "tazuna-state-$art" -o jsonpath='{.metadata.resourceVersion}')
-expect_rc 1 "sync against a registry that is down" kubectl tazuna state sync --wait=false
+expect_rc 2 "sync against a registry that is down" kubectl tazuna state sync --wait=false
 expect_eq "$(kubectl get cm -n tazuna "tazuna-state-$art" -o jsonpath='{.metadata.resourceVersion}')" "$state_before" \
   "the state of the earlier sync is unchanged"
 expect_eq "$(kubectl get cm -n "$ns" dev-oras-b -o name 2>/dev/null)" "configmap/dev-oras-b" "nothing deleted"
 oras_repo "$E2E_TMP/rm" "$PLAIN/app:no-such-tag"
 cd "$E2E_TMP/rm"
-expect_rc 1 "build of a tag that does not exist" kubectl tazuna build
+expect_rc 2 "build of a tag that does not exist" kubectl tazuna build
 expect_contains "$ERR" "not found" "... says so"
 stall_port=$(free_port)
 python3 -c '
@@ -269,7 +269,7 @@ sleep 0.3
 oras_repo "$E2E_TMP/rs" "127.0.0.1:$stall_port/app:v1"
 cd "$E2E_TMP/rs"
 start=$(date +%s)
-TAZUNA_ORAS_TIMEOUT=3 expect_rc 1 "build against a registry that stalls" kubectl tazuna build
+TAZUNA_ORAS_TIMEOUT=3 expect_rc 2 "build against a registry that stalls" kubectl tazuna build
 expect_contains "$ERR" "the registry did not answer within 3s" "... stops after TAZUNA_ORAS_TIMEOUT"
 [ "$(elapsed_since "$start")" -lt 20 ] && pass "... once, not for every pass" || fail "the stall took $(elapsed_since "$start") s"
 # a registry that forbids this user the repository (403 and the distribution spec's DENIED error, as registries with
@@ -290,7 +290,7 @@ REGS+=($!)
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$deny_port/v2/" && break; sleep 0.1; done
 oras_repo "$E2E_TMP/rf" "127.0.0.1:$deny_port/app:v1"
 cd "$E2E_TMP/rf"
-expect_rc 1 "build against a registry that answers 403" kubectl tazuna build
+expect_rc 2 "build against a registry that answers 403" kubectl tazuna build
 expect_contains "$ERR" "oras: \"127.0.0.1:$deny_port/app:v1\": " "... naming the reference"
 expect_contains "$ERR" "response status code 403: Forbidden" "... with the registry's answer"
 expect_eq "$(printf '%s\n' "$ERR" | grep -c .)" "1" "... in one line"
@@ -303,7 +303,7 @@ export SSL_CERT_FILE=$E2E_TMP/pki/ca.crt
 mkdir -p "$E2E_TMP/rt"
 tazuna_yaml "$E2E_TMP/rt" "{name: $art, type: oras, path: ., oras: {reference: \"$SECURE/app:v1\", target: overlays/dev, delegate: {type: kustomize}}}"
 cd "$E2E_TMP/rt"
-expect_rc 1 "build without credentials" kubectl tazuna build
+expect_rc 2 "build without credentials" kubectl tazuna build
 expect_contains "$ERR" "oras: \"$SECURE/app:v1\": failed to resolve digest: basic credential not found" "... oras's answer"
 auth=$(printf 'tazuna:%s' "$PASSWORD" | base64 -w0)
 printf '{"auths": {"%s": {"auth": "%s"}}}\n' "$SECURE" "$auth" > "$DOCKER_CONFIG/config.json"
@@ -312,7 +312,7 @@ expect_contains "$OUT" "name: dev-oras-a" "the artifact rendered"
 expect_not_contains "$OUT$ERR" "$PASSWORD" "the password is never printed (-v 10)"
 expect_not_contains "$OUT$ERR" "$auth" "... nor its base64"
 printf '{"auths": {"%s": {"auth": "%s"}}}\n' "$SECURE" "$(printf 'tazuna:wrong-%s' "$PASSWORD" | base64 -w0)" > "$DOCKER_CONFIG/config.json"
-expect_rc 1 "build with a wrong password" kubectl tazuna build --no-render-cache -v 10
+expect_rc 2 "build with a wrong password" kubectl tazuna build --no-render-cache -v 10
 expect_not_contains "$OUT$ERR" "$PASSWORD" "the wrong password is not printed either"
 # a docker credential helper (credHelpers), as oras and docker run it: `docker-credential-NAME get`, the server on stdin
 mkdir -p "$E2E_TMP/credbin"
@@ -333,7 +333,7 @@ unset SSL_CERT_FILE
 rm -f "$DOCKER_CONFIG/config.json"
 oras_repo "$E2E_TMP/ra" "$PLAIN/app:stable" "auth: {username: tazuna, password: \"$PASSWORD\"}"
 cd "$E2E_TMP/ra"
-expect_rc 1 "oras.auth in tazuna.yaml" kubectl tazuna build
+expect_rc 2 "oras.auth in tazuna.yaml" kubectl tazuna build
 expect_contains "$ERR" "oras.auth: not supported; log in with \`oras login\` (credentials come from its store)" "... refused with its hint"
 expect_eq "$(printf '%s\n' "$ERR" | grep -c .)" "1" "... in one line"
 expect_not_contains "$OUT$ERR" "$PASSWORD" "... and the password in it is not printed"

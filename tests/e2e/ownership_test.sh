@@ -28,10 +28,10 @@ cd "$repo"
 expect_rc 2 "diff: an object rendered by two manifests" kubectl tazuna state diff
 expect_contains "$ERR" "error: ConfigMap $ns/twice is rendered by manifests \"da$s\" (a/objs/x.yaml) and \"db$s\" (b/x.yaml)" \
   "names both manifests and files"
-expect_rc 1 "sync refuses too" kubectl tazuna state sync
+expect_rc 2 "sync refuses too" kubectl tazuna state sync
 expect_rc 1 "nothing was applied" kubectl get cm -n "$ns" twice
 expect_rc 1 "no state was written" kubectl get cm -n tazuna "tazuna-state-da$s"
-expect_rc 1 "build refuses too" kubectl tazuna build
+expect_rc 2 "build refuses too" kubectl tazuna build
 
 # --- 2. An object made by kubectl is adopted, marked, then unchanged and without drift.
 A=ad$s
@@ -62,7 +62,7 @@ mkdir -p "$repo_b/objs"; cm made-by-kubectl 2 > "$repo_b/objs/c.yaml"
 repo_at "$repo_b" "https://git.example/team-b/platform.git"
 before=$(rv cm -n "$ns" made-by-kubectl)
 cd "$repo_b"
-expect_rc 1 "the other repository's sync" kubectl tazuna state sync
+expect_rc 2 "the other repository's sync" kubectl tazuna state sync
 expect_contains "$OUT" "configmap/made-by-kubectl -n $ns conflict (owned by manifest \"$A\" of repository adopt (tazuna.yaml))" \
   "reported as a conflict naming the manifest and its repository"
 expect_eq "$(rv cm -n "$ns" made-by-kubectl)" "$before" "the object is unchanged"
@@ -102,16 +102,16 @@ expect_contains "$(kubectl get cm -n tazuna "tazuna-state-$S" -o jsonpath='{.dat
   '"origin":{"path":"tazuna.yaml","repository":"git.example/team-a/platform"}' "the state records its origin"
 first_uid=$(uid cm -n "$ns" first-team)
 cd "$two"
-expect_rc 1 "another repository's sync --prune of the same manifest name" kubectl tazuna state sync --prune
+expect_rc 2 "another repository's sync --prune of the same manifest name" kubectl tazuna state sync --prune
 expect_contains "$ERR" "error: manifest \"$S\" is managed from git.example/team-a/platform (tazuna.yaml)
 To manage it from git.example/team-b/other (tazuna.yaml) instead, take it over first: kubectl tazuna state takeover -m $S" \
   "refused naming the first origin, and how to take it over"
-expect_rc 1 "--take-ownership does not take a whole state over" kubectl tazuna state sync --prune --take-ownership
+expect_rc 2 "--take-ownership does not take a whole state over" kubectl tazuna state sync --prune --take-ownership
 expect_contains "$ERR" "is managed from git.example/team-a/platform (tazuna.yaml)" "still refused"
 expect_rc 2 "its diff is an error too" kubectl tazuna state diff
 expect_eq "$(uid cm -n "$ns" first-team)" "$first_uid" "the first team's object stays"
 expect_rc 1 "and the second team's was not applied" kubectl get cm -n "$ns" second-team
-expect_rc 1 "forget is refused too" kubectl tazuna state forget -m "$S" "/v1/ConfigMap/$ns/first-team"
+expect_rc 2 "forget is refused too" kubectl tazuna state forget -m "$S" "/v1/ConfigMap/$ns/first-team"
 cd "$again"
 expect_rc 0 "the same repository in another directory (https clone) syncs" kubectl tazuna state sync --prune
 expect_eq "$(uid cm -n "$ns" first-team)" "$first_uid" "and keeps the object"

@@ -30,7 +30,7 @@ expect_eq "$(names_at 5)" "db " "list -l tier=be"
 expect_rc 0 "list -l 'app notin (web)'" kubectl tazuna state list -l 'app notin (web)' -o json
 got=$(echo "$OUT" | python3 -c 'import json,sys; print(" ".join(sorted(i["name"] for i in json.load(sys.stdin)["items"])))')
 expect_eq "$got" "db plain" "list notin keeps objects without the label"
-expect_rc 1 "list with an invalid selector" kubectl tazuna state list -l 'app in (web'
+expect_rc 2 "list with an invalid selector" kubectl tazuna state list -l 'app in (web'
 expect_eq "$ERR" 'error: invalid label selector "app in (web": missing '"')'" "one error line for a bad selector"
 expect_rc 2 "status with an invalid selector" kubectl tazuna state status -l 'a b'
 expect_contains "$ERR" 'error: invalid label selector "a b"' "status names the bad selector"
@@ -101,7 +101,7 @@ expect_contains "$ERR" "configmap/api -n $ns: changes not shown: the current ren
   "api is named instead of showing a body the plan does not hold"
 expect_not_contains "$OUT" 'v: "9"' "the new body of api is not shown"
 expect_contains "$OUT" '+  v: "2"' "web still renders as planned: shown"
-expect_rc 1 "plan show of a missing file" kubectl tazuna state plan show "$E2E_TMP/none.json"
+expect_rc 2 "plan show of a missing file" kubectl tazuna state plan show "$E2E_TMP/none.json"
 expect_contains "$ERR" "error: read plan" "a missing plan is one error line"
 expect_rc 0 "state plan --help" kubectl tazuna state plan show --help
 expect_contains "$OUT" "state plan show PLAN" "help shows the usage"

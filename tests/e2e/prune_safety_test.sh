@@ -196,14 +196,14 @@ expect_not_contains "$(state_keys "$U")" "__handmade" "state shrank"
 expect_eq "$(uid -n "$ns" cm handmade)" "$hand_uid" "forget left the object"
 expect_rc 0 "state forget -m with the resource part" kubectl tazuna state forget -m "$U" "/v1/ConfigMap/$ns/recreated"
 expect_not_contains "$(state_keys "$U")" "__recreated" "second key forgotten"
-expect_rc 1 "forgetting an unknown key fails" kubectl tazuna state forget "$U//v1/ConfigMap/$ns/nope"
+expect_rc 2 "forgetting an unknown key fails" kubectl tazuna state forget "$U//v1/ConfigMap/$ns/nope"
 expect_contains "$ERR" "error: no state entry" "names the missing key"
-expect_rc 1 "forget needs keys or --orphaned" kubectl tazuna state forget
+expect_rc 2 "forget needs keys or --orphaned" kubectl tazuna state forget
 
 # --- 8. state forget --orphaned drops the state of manifests tazuna.yaml no longer names: not while an object it
 # recorded lives (it would run on, tracked by nothing), unless --leave-objects says to.
 tazuna_yaml "$repo" "{name: other$s, type: manifests, path: ./objs}"
-expect_rc 1 "forget --orphaned refuses while an object lives" kubectl tazuna state forget --orphaned
+expect_rc 2 "forget --orphaned refuses while an object lives" kubectl tazuna state forget --orphaned
 expect_contains "$ERR" "manifest \"$U\": 1 object it recorded still live (configmap/keep -n $ns); nothing was forgotten" "naming it"
 expect_rc 0 "the state stays" kubectl get cm -n tazuna "tazuna-state-$U"
 expect_rc 0 "forget --orphaned --leave-objects" kubectl tazuna state forget --orphaned --leave-objects

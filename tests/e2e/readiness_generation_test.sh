@@ -93,7 +93,7 @@ expect_contains "$events" "\"warning\":\"no controller wrote its status within 2
 expect_eq "$(printf '%s\n' "$events" | python3 -c 'import json,sys; print(all(json.loads(l)["type"]=="wait" for l in sys.stdin))')" "True" \
   "every event line is one JSON object"
 expect_eq "$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')" "3" "stdout stays one JSON document"
-expect_rc 1 "a bad --status-grace is a usage error" kubectl tazuna state sync --status-grace 5x
+expect_rc 2 "a bad --status-grace is a usage error" kubectl tazuna state sync --status-grace 5x
 expect_contains "$ERR" 'invalid --status-grace "5x"' "names the flag"
 echo "# case 4 (--status-grace, -o json): $(elapsed_since "$t_case")s"
 

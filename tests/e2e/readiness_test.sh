@@ -82,7 +82,7 @@ expect_contains "$(state_keys "stuck$s")" "stuck${s}____v1__ConfigMap__${ns}__st
 expect_eq "$(jget cm -n tazuna "tazuna-state-after$s" -o name)" "" "no state for the skipped manifest"
 expect_rc 0 "--wait=false: the dependent layer syncs without waiting" kubectl tazuna state sync --wait=false
 expect_contains "$OUT" "after$s  configmap/never -n $ns created" "dependent layer applied"
-expect_rc 1 "an invalid --timeout is a usage error" kubectl tazuna state sync --timeout 5x
+expect_rc 2 "an invalid --timeout is a usage error" kubectl tazuna state sync --timeout 5x
 expect_contains "$ERR" 'invalid --timeout "5x"' "names the flag"
 
 # --- 3. A Job that fails (its deadline passes while its pod cannot be scheduled) is reported failed at

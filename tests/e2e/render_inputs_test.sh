@@ -150,7 +150,7 @@ expect_contains "$(kubectl tazuna build -m "$p-fresh")" "tampered" "the tampered
 expect_rc 2 "diff --verify-render-cache over it" kubectl tazuna state diff -n "$ns" -m "$p-fresh" --verify-render-cache
 expect_contains "$ERR" "manifest \"$p-fresh\" was not rendered (the render cache stood for it), but rendering it now differs" \
   "names the manifest"
-expect_rc 1 "TAZUNA_VERIFY_RENDER_CACHE=1 build over it" env TAZUNA_VERIFY_RENDER_CACHE=1 kubectl tazuna build -m "$p-fresh"
+expect_rc 2 "TAZUNA_VERIFY_RENDER_CACHE=1 build over it" env TAZUNA_VERIFY_RENDER_CACHE=1 kubectl tazuna build -m "$p-fresh"
 expect_contains "$ERR" "manifest \"$p-fresh\" was not rendered" "build: names the manifest"
 expect_not_contains "$OUT" "tampered" "build: prints nothing of the tampered render"
 

@@ -82,7 +82,7 @@ expect_contains "$ERR" "cannot read Secret tazuna/tazuna-state-key (Forbidden): 
   "one-line warning"
 expect_eq "$(echo "$OUT" | grep -c 'always-sync .* Secret .* pw$')" "1" "the Secret row is always-sync"
 expect_not_contains "$OUT" "ConfigMap" "other rows are unaffected"
-expect_rc 1 "a sync as that user fails before writing" kubectl tazuna state sync --as "$blind"
+expect_rc 2 "a sync as that user fails before writing" kubectl tazuna state sync --as "$blind"
 kubectl delete rolebinding,role -n tazuna "$blind" >/dev/null
 
 # State in the Go tool's format: the plain SHA-256 of the Secret; one sync rewrites it keyed.

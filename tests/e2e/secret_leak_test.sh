@@ -129,7 +129,7 @@ expect_contains "$ERR" "https://tazuna-user:***@" "request logs show the URL as 
 v10 "sync --plan through it" 0 state sync --kubeconfig "$kc" --plan "$E2E_TMP/plan3.json"
 expect_contains "$(cat "$E2E_TMP/plan3.json")" '"server": "https://tazuna-user:***@' "the plan holds the URL masked"
 sed -E "s#server: https://[^ ]*#server: https://tazuna-user:$url_pw@127.0.0.1:1#" "$KUBECONFIG" > "$kc.refused"
-expect_rc 1 "a refused connection at -v 0" kubectl tazuna state list --kubeconfig "$kc.refused"
+expect_rc 2 "a refused connection at -v 0" kubectl tazuna state list --kubeconfig "$kc.refused"
 { echo "### refused -v 0"; echo "$OUT"; echo "$ERR"; } >> "$log"
 expect_contains "$ERR" "The connection to the server 127.0.0.1:1 was refused" "the refused error names host and port only"
 v10 "a refused connection at -v 10" 1 state list --kubeconfig "$kc.refused"

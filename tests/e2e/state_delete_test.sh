@@ -73,7 +73,7 @@ expect_contains "$ERR" "state of manifest \"op$s\" removed" "saying the state we
 expect_contains "$ERR" "delete: 8 deleted, 0 kept, 0 failed; 1 state removed" "the summary"
 run kubectl tazuna state history -o json
 expect_contains "$OUT" "\"op$s\"" "the history records the uninstall"
-expect_rc 1 "a manifest with no state" kubectl tazuna state delete -m "op$s"
+expect_rc 2 "a manifest with no state" kubectl tazuna state delete -m "op$s"
 expect_contains "$ERR" "manifest \"op$s\" has no state in this cluster" "saying so"
 expect_rc 0 "--ignore-not-found" kubectl tazuna state delete -m "op$s" --ignore-not-found
 expect_eq "$(jget cm kept-cm-$s -n default -o name)" "configmap/kept-cm-$s" "the other manifest is untouched"
@@ -118,7 +118,7 @@ tazuna_yaml "$repo" "{name: keep$s, type: manifests, path: ./keep}" "{name: base
 expect_rc 0 "install two layers" kubectl tazuna state sync
 tazuna_yaml "$repo" "{name: keep$s, type: manifests, path: ./keep}" "{name: base$s, type: manifests, path: ./base}" \
   "{name: top$s, type: manifests, path: ./top, dependsOn: [base$s]}"
-expect_rc 1 "a state tazuna.yaml does not name, with manifests of two layers" kubectl tazuna state delete -m "lone$s" -m "base$s" -m "top$s"
+expect_rc 2 "a state tazuna.yaml does not name, with manifests of two layers" kubectl tazuna state delete -m "lone$s" -m "base$s" -m "top$s"
 expect_contains "$ERR" "manifest \"lone$s\" is not in tazuna.yaml, so where it goes in the dependsOn order of the others cannot be told" "refused"
 expect_rc 0 "alone it goes" kubectl tazuna state delete -m "lone$s"
 expect_rc 1 "uninstall both while the top one is stuck" kubectl tazuna state delete -m "base$s" -m "top$s" --timeout 2s
@@ -186,13 +186,13 @@ expect_rc 0 "uninstall with no tazuna.yaml" kubectl tazuna state delete -m "orph
 expect_eq "$(jget cm c -n "$ns5-2" -o name)" "" "its objects are gone"
 mv tazuna.yaml.off tazuna.yaml
 # guard is orphaned now; while the rest of tazuna.yaml does not render, nothing is deleted.
-expect_rc 1 "--orphaned while the rest does not render" kubectl tazuna state delete --orphaned --dry-run=server
+expect_rc 2 "--orphaned while the rest does not render" kubectl tazuna state delete --orphaned --dry-run=server
 expect_contains "$OUT" "customresourcedefinition.apiextensions.k8s.io/parts.$g4 kept (not pruned: the rest of tazuna.yaml does not render" "refused, saying why"
 tazuna_yaml "$repo" "{name: keep$s, type: manifests, path: ./keep}" "{name: other$s, type: manifests, path: ./other}"
 run kubectl tazuna state diff
 expect_contains "$ERR" "manifest \"guard$s\" is no longer in tazuna.yaml, but 2 objects it installed still live" "diff warns of the retired manifest"
 expect_contains "$ERR" "state delete --orphaned" "naming the way out"
-expect_rc 1 "forget --orphaned refuses while its objects live" kubectl tazuna state forget --orphaned
+expect_rc 2 "forget --orphaned refuses while its objects live" kubectl tazuna state forget --orphaned
 expect_contains "$ERR" "manifest \"guard$s\": 2 objects it recorded still live" "saying so"
 expect_eq "$(jget cm -n tazuna "tazuna-state-guard$s" -o name)" "configmap/tazuna-state-guard$s" "nothing was forgotten"
 kubectl delete "parts.$g4" theirs -n "$ns4" >/dev/null
@@ -207,9 +207,9 @@ expect_contains "$ERR" "No orphaned state found." "says so"
 kubectl delete ns "$ns4" --wait=false >/dev/null
 
 # --- bad input -------------------------------------------------------------------------------------------
-expect_rc 1 "neither -m nor --orphaned" kubectl tazuna state delete
+expect_rc 2 "neither -m nor --orphaned" kubectl tazuna state delete
 expect_contains "$ERR" "name the manifests to delete with -m, or use --orphaned" "a usage error"
-expect_rc 1 "--dry-run=client" kubectl tazuna state delete -m "keep$s" --dry-run=client
+expect_rc 2 "--dry-run=client" kubectl tazuna state delete -m "keep$s" --dry-run=client
 expect_contains "$ERR" "Did you mean --dry-run=server?" "hinting at server"
 other=$E2E_TMP/other; mkdir -p "$other"; repo_at "$other" "https://example.com/another-$s.git"
 cp tazuna.yaml "$other/"; cp -r keep "$other/"

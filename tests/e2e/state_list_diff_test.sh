@@ -60,12 +60,12 @@ expect_eq "$OUT" "No changes detected." "No changes detected."
 
 expect_rc 2 "viewer: state diff fails with exit 2" kubectl tazuna state diff -m "$m" --context viewer
 expect_contains "$ERR" "Error from server (Forbidden)" "viewer gets Forbidden"
-expect_rc 1 "viewer: state list fails with exit 1" kubectl tazuna state list -m "$m" --context viewer
+expect_rc 2 "viewer: state list fails with exit 2" kubectl tazuna state list -m "$m" --context viewer
 expect_contains "$ERR" "Error from server (Forbidden): configmaps" "viewer Forbidden on configmaps in tazuna"
 
 expect_rc 2 "bad flag on diff exits 2" kubectl tazuna state diff --bogus
 expect_contains "$ERR" "unknown flag: --bogus" "unknown flag message"
-expect_rc 1 "bad -o" kubectl tazuna state list -o foo
+expect_rc 2 "bad -o" kubectl tazuna state list -o foo
 expect_contains "$ERR" 'unable to match a printer suitable for the output format "foo"' "bad -o message"
 
 # -o name: kubectl's resource/name form, the same lines `kubectl get -o name` prints for the same objects

@@ -31,11 +31,11 @@ tazuna_yaml "$B" "{name: $M, type: manifests, path: ./objs}" "{name: b$s, type: 
 mkdir -p "$B/objs" "$B/bobjs"; repo_at "$B" "git@git.example:team-b/platform$s.git"
 cm b-other "$ns" > "$B/objs/a.yaml"; cm b-own "$ns" > "$B/bobjs/a.yaml"
 cd "$B"
-expect_rc 1 "B's sync --prune of the same manifest name" kubectl tazuna state sync --prune
+expect_rc 2 "B's sync --prune of the same manifest name" kubectl tazuna state sync --prune
 expect_contains "$ERR" "error: manifest \"$M\" is managed from $a_origin (tazuna.yaml)" "refused naming A's origin"
 expect_eq "$(uid cm -n "$ns" good)" "$good_uid" "A's ConfigMap stays (same uid)"
 expect_rc 1 "nothing of B's was applied" kubectl get cm -n "$ns" b-other
-expect_rc 1 "--take-ownership does not take a state over" kubectl tazuna state sync --prune --take-ownership
+expect_rc 2 "--take-ownership does not take a state over" kubectl tazuna state sync --prune --take-ownership
 expect_eq "$(uid cm -n "$ns" good)" "$good_uid" "A's ConfigMap still stays"
 
 # --- 2b. A state that lists another repository's object never deletes it, whatever it says.
@@ -79,7 +79,7 @@ expect_contains "$OUT" "configmap/good -n $ns deleted" "A's object, no longer re
 expect_rc 1 "good is gone" kubectl get cm -n "$ns" good
 expect_eq "$(origin_of cm -n "$ns" b-other)" "$b_origin:tazuna.yaml" "B's object carries B's origin"
 cd "$A"
-expect_rc 1 "A is refused now" kubectl tazuna state sync
+expect_rc 2 "A is refused now" kubectl tazuna state sync
 expect_contains "$ERR" "is managed from $b_origin (tazuna.yaml)" "naming B"
 
 # --- 3b. forget --orphaned forgets only this repository's orphans.
@@ -104,7 +104,7 @@ repo=$E2E_TMP/res; tazuna_yaml "$repo" "{name: $R, type: manifests, path: ./objs
 cm "tazuna-state-$G" tazuna > "$repo/objs/a.yaml"
 before=$(kubectl get cm -n tazuna "tazuna-state-$G" -o jsonpath='{.metadata.resourceVersion}')
 cd "$repo"
-expect_rc 1 "sync of a manifest that renders a state ConfigMap" kubectl tazuna state sync
+expect_rc 2 "sync of a manifest that renders a state ConfigMap" kubectl tazuna state sync
 expect_contains "$ERR" "error: manifest \"$R\" (objs/a.yaml) renders ConfigMap tazuna/tazuna-state-$G, which is tazuna's own" "refused"
 expect_eq "$(kubectl get cm -n tazuna "tazuna-state-$G" -o jsonpath='{.metadata.resourceVersion}')" "$before" "that state is untouched"
 expect_rc 1 "no state was written for the manifest" kubectl get cm -n tazuna "tazuna-state-$R"
@@ -116,13 +116,13 @@ repo=$E2E_TMP/plan; tazuna_yaml "$repo" "{name: $P, type: manifests, path: ./obj
 cm p1 > "$repo/objs/a.yaml"  # no namespace: it goes to the context namespace
 cd "$repo"
 expect_rc 1 "state diff -n A --out" kubectl tazuna state diff -n "$na" --out plan.json
-expect_rc 1 "the plan applied with -n B" kubectl tazuna state sync --plan plan.json -n "$nb"
+expect_rc 2 "the plan applied with -n B" kubectl tazuna state sync --plan plan.json -n "$nb"
 expect_contains "$ERR" "error: plan was made for context namespace \"$na\", this sync is for \"$nb\"" "refused naming both"
-expect_rc 1 "with --prune it was not made for" kubectl tazuna state sync --plan plan.json -n "$na" --prune
+expect_rc 2 "with --prune it was not made for" kubectl tazuna state sync --plan plan.json -n "$na" --prune
 expect_contains "$ERR" "plan was made for a sync with no flags, this sync is for --prune" "refused naming the flags"
 server=$(kubectl config view --minify -o jsonpath='{.clusters[0].cluster.server}')
 sed "s#$server#${server/127.0.0.1/localhost}#" "$KUBECONFIG" > "$E2E_TMP/localhost.kubeconfig"
-expect_rc 1 "through another server URL" kubectl tazuna state sync --plan plan.json -n "$na" --kubeconfig "$E2E_TMP/localhost.kubeconfig"
+expect_rc 2 "through another server URL" kubectl tazuna state sync --plan plan.json -n "$na" --kubeconfig "$E2E_TMP/localhost.kubeconfig"
 expect_contains "$ERR" "plan was made for server $server, this sync is for ${server/127.0.0.1/localhost}" "refused naming both servers"
 expect_rc 1 "nothing in B" kubectl get cm -n "$nb" p1
 expect_rc 1 "nothing in A" kubectl get cm -n "$na" p1
@@ -132,7 +132,7 @@ expect_rc 0 "p1 is in A" kubectl get cm -n "$na" p1
 expect_rc 2 "diff --prune without --out is a usage error" kubectl tazuna state diff --prune
 rm -f "$repo/objs/a.yaml"; cm p2 > "$repo/objs/a.yaml"
 expect_rc 1 "a pruning plan" kubectl tazuna state diff -n "$na" --out prune.json --prune
-expect_rc 1 "applied without --prune" kubectl tazuna state sync --plan prune.json -n "$na"
+expect_rc 2 "applied without --prune" kubectl tazuna state sync --plan prune.json -n "$na"
 expect_contains "$ERR" "plan was made for a sync with --prune, this sync is for no flags" "refused"
 expect_rc 0 "applied with --prune" kubectl tazuna state sync --plan prune.json -n "$na" --prune
 expect_rc 1 "p1 pruned as planned" kubectl get cm -n "$na" p1
@@ -142,7 +142,7 @@ kubectl --kubeconfig "$E2E_TMP/insecure.kubeconfig" config set-cluster local --i
 kubectl --kubeconfig "$E2E_TMP/insecure.kubeconfig" config unset clusters.local.certificate-authority >/dev/null
 cm p3 > "$repo/objs/a.yaml"
 expect_rc 1 "a plan" kubectl tazuna state diff -n "$na" --out ca.json
-expect_rc 1 "applied trusting another certificate authority" \
+expect_rc 2 "applied trusting another certificate authority" \
   kubectl tazuna state sync --plan ca.json -n "$na" --kubeconfig "$E2E_TMP/insecure.kubeconfig"
 expect_contains "$ERR" "plan was made for the certificate authority sha256:" "refused naming the CA"
 expect_rc 1 "p3 was not applied" kubectl get cm -n "$na" p3
@@ -188,7 +188,7 @@ printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b-own, namespace: %s}\
 repo_at "$repo" "https://git.example/team-c/platform$s.git"
 cd "$repo"
 before=$(kubectl get cm -n "$ns" b-own -o jsonpath='{.metadata.resourceVersion} {.metadata.annotations.tazuna\.pepabo\.com/origin}')
-expect_rc 1 "a sync that cannot list ConfigMaps, over another repository's ConfigMap" kubectl tazuna state sync --as "$user"
+expect_rc 2 "a sync that cannot list ConfigMaps, over another repository's ConfigMap" kubectl tazuna state sync --as "$user"
 expect_contains "$OUT" "configmap/b-own -n $ns conflict (owned by manifest \"b$s\" of repository $b_origin (tazuna.yaml))" \
   "the owner is read with a GET: a conflict"
 expect_eq "$(kubectl get cm -n "$ns" b-own -o jsonpath='{.metadata.resourceVersion} {.metadata.annotations.tazuna\.pepabo\.com/origin}')" \
@@ -212,7 +212,7 @@ fi
 # --- A takeover is refused in a context tazuna.yaml does not allow.
 cd "$B"
 printf '  context_matches: ["no-such-context"]\n' >> "$B/tazuna.yaml"
-expect_rc 1 "state takeover in another context" kubectl tazuna state takeover -m "o3$s"
+expect_rc 2 "state takeover in another context" kubectl tazuna state takeover -m "o3$s"
 expect_contains "$(meta "o3$s")" "\"repository\":\"$a_origin\"" "the state keeps its origin"
 
 cd "$E2E_TMP"

@@ -85,15 +85,15 @@ expect_eq "$(kubectl get cm -n "$ns" settings -o jsonpath='{.data.mode}')" "gree
 expect_eq "$(kubectl get cm -n tazuna "tazuna-state-$m" -o jsonpath='{.metadata.resourceVersion}')" "$state_rv" "dry run leaves the state"
 
 # The viewer cannot write: Forbidden, nothing half-written.
-expect_rc 1 "viewer sync fails" kubectl tazuna state sync --context viewer
+expect_rc 2 "viewer sync fails" kubectl tazuna state sync --context viewer
 expect_contains "$ERR" "Forbidden" "viewer gets Forbidden"
 expect_eq "$(kubectl get cm -n "$ns" settings -o jsonpath='{.data.mode}')" "green" "viewer changed nothing"
 expect_eq "$(kubectl get cm -n tazuna "tazuna-state-$m" -o jsonpath='{.metadata.resourceVersion}')" "$state_rv" "viewer left the state"
 
 # Bad input writes nothing.
 echo "spec: {manifests: [{name: 'bad name', type: manifests, path: x}]}" > "$E2E_TMP/bad.yaml"
-expect_rc 1 "invalid tazuna.yaml" kubectl tazuna state sync -f "$E2E_TMP/bad.yaml"
-expect_rc 1 "invalid --dry-run" kubectl tazuna state sync --dry-run=client
+expect_rc 2 "invalid tazuna.yaml" kubectl tazuna state sync -f "$E2E_TMP/bad.yaml"
+expect_rc 2 "invalid --dry-run" kubectl tazuna state sync --dry-run=client
 expect_contains "$ERR" "Did you mean --dry-run=server?" "dry-run hint"
 
 # An object the server rejects: reported with its manifest, the rest still complete, exit 1.
@@ -114,7 +114,7 @@ spec:
   manifests:
     - {name: ${m}-guard, type: manifests, path: $repo/objs}
 EOF
-expect_rc 1 "context_matches guard" kubectl tazuna state sync -f "$E2E_TMP/guard.yaml"
+expect_rc 2 "context_matches guard" kubectl tazuna state sync -f "$E2E_TMP/guard.yaml"
 expect_rc 1 "guard wrote no state" kubectl get cm -n tazuna "tazuna-state-${m}-guard"
 
 kubectl tazuna state sync --prune -f <(printf 'spec: {manifests: [{name: %s, type: manifests, path: %s}]}\n' "$m" "$E2E_TMP/none") >/dev/null 2>&1

@@ -61,10 +61,10 @@ expect_eq "$(live)" "5 b kept registry.example/web:2" "--repair=none: live edits
 
 expect_rc 1 "diff --out makes a plan with the drifted rows" kubectl tazuna state diff --out "$E2E_TMP/plan.json"
 expect_contains "$(cat "$E2E_TMP/plan.json")" '"drifted"' "the plan carries drifted rows"
-expect_rc 1 "the plan refuses --repair=missing (a usage error)" kubectl tazuna state sync --plan "$E2E_TMP/plan.json" --repair=missing
+expect_rc 2 "the plan refuses --repair=missing (a usage error)" kubectl tazuna state sync --plan "$E2E_TMP/plan.json" --repair=missing
 expect_contains "$ERR" "takes back drifted fields: it cannot be applied with --repair=missing" "--repair=missing: why"
 expect_rc 0 "a plan made with --repair=none (no rows)" kubectl tazuna state diff --repair=none --out "$E2E_TMP/plan-none.json"
-expect_rc 1 "is refused by a sync that repairs" kubectl tazuna state sync --plan "$E2E_TMP/plan-none.json"
+expect_rc 2 "is refused by a sync that repairs" kubectl tazuna state sync --plan "$E2E_TMP/plan-none.json"
 expect_contains "$ERR" "plan was made for a sync with --repair=none, this sync is for --repair=all" \
   "the refusal names both --repair values"
 expect_rc 0 "sync --plan repairs" kubectl tazuna state sync --plan "$E2E_TMP/plan.json"

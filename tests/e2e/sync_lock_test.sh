@@ -28,7 +28,7 @@ kind: Lease
 metadata: {name: tazuna-sync, namespace: tazuna}
 spec: {holderIdentity: someone-else, leaseDurationSeconds: 30, renewTime: "$now", acquireTime: "$now"}
 EOF
-expect_rc 1 "held lock: fails after --lock-timeout" kubectl tazuna state sync --lock-timeout 2s
+expect_rc 2 "held lock: fails after --lock-timeout" kubectl tazuna state sync --lock-timeout 2s
 expect_contains "$ERR" "holder someone-else" "error names the holder"
 # A lease nobody renews is taken over once this process has seen it unchanged for its duration, whatever
 # its renewTime says (another machine's clock is never compared with ours).

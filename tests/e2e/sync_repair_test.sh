@@ -82,7 +82,7 @@ expect_eq "$(state_rv)" "$rv" "dry run writes no state"
 expect_rc 1 "state diff --out plan.json" kubectl tazuna state diff --out plan.json
 expect_eq "$(python3 -c 'import json,sys; print(sorted(r["key"].split("/")[3] for r in json.load(open("plan.json"))["changes"] if r["change"] == "missing"))')" \
   "['ClusterRole', 'ConfigMap', 'Widget']" "the plan holds the three missing rows"
-expect_rc 1 "a plan that recreates objects is refused with --repair=none" kubectl tazuna state sync --plan plan.json --repair=none
+expect_rc 2 "a plan that recreates objects is refused with --repair=none" kubectl tazuna state sync --plan plan.json --repair=none
 expect_contains "$ERR" "error: --plan plan.json recreates missing objects: it cannot be applied with --repair=none" \
   "--plan with --repair=none: the error says why"
 expect_rc 0 "state sync --plan recreates the missing objects" kubectl tazuna state sync --plan plan.json
@@ -110,7 +110,7 @@ expect_eq "$OUT" "No changes detected." "nothing missing after the repair"
 # --- one that went missing after the plan was made is reported, not recreated ---
 expect_rc 0 "state diff --out plan2.json (nothing missing)" kubectl tazuna state diff --out plan2.json
 kubectl delete clusterrole "$role" >/dev/null
-expect_rc 1 "state sync --plan with an object deleted since the plan fails" kubectl tazuna state sync --plan plan2.json
+expect_rc 2 "state sync --plan with an object deleted since the plan fails" kubectl tazuna state sync --plan plan2.json
 expect_contains "$ERR" "plan is stale: object clusterrole.rbac.authorization.k8s.io/$role was deleted since the plan" \
   "the stale plan names the object deleted since"
 expect_eq "$(uid clusterrole "$role")" "" "the stale plan recreates nothing"

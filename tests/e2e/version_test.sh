@@ -85,7 +85,7 @@ contexts:
 - {name: flaky, context: {cluster: c, user: flaky}}
 current-context: missing
 KC
-expect_rc 1 "missing exec binary fails" kubectl tazuna state list --all --kubeconfig "$cfg"
+expect_rc 2 "missing exec binary fails" kubectl tazuna state list --all --kubeconfig "$cfg"
 expect_contains "$ERR" "executable no-such-credential-helper not found" "missing exec binary named"
 expect_contains "$ERR" "apt install no-such-credential-helper" "installHint shown"
 export EXEC_PLUGIN_FIRST_TOKEN=bogus-token EXEC_PLUGIN_STATE=$E2E_TMP/exec-state EXEC_PLUGIN_LOG=$E2E_TMP/exec-log

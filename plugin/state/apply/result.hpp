@@ -79,6 +79,7 @@ struct SyncReport {
   uint64_t throttled = 0;   ///< 429 answers the client met (retried after Retry-After)
   int concurrency = 0;      ///< requests in flight at most (SyncOptions::concurrency)
   int concurrency_low = 0;  ///< the lowest the adaptive limit went
+  std::string revision;     ///< the id of the revision record this run wrote ("" when it wrote none)
 };
 
 }  // namespace tazuna::state

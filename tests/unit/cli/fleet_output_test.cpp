@@ -87,22 +87,29 @@ TEST_CASE("fleet output: a line per context") {
 TEST_CASE("fleet output: exit codes aggregate") {
   struct Case {
     std::vector<ContextOutcome> all;
-    ExitStyle style;
+    FleetMode mode;
     int want;
   };
   const auto clean = Done("a", 0, {});
   const auto changes = Done("b", 1, {{"m", "x"}});
   const auto error = Failed("c", util::ErrorKind::kTransport, "refused");
+  auto part_way = Failed("d", util::ErrorKind::kApi, "state write failed");
+  part_way.error = part_way.error->PartWay();
+  ContextOutcome attention = Done("e", 1, {{"m", "x"}});
+  attention.status = ContextOutcome::Status::kFailed;  // a rollout stops at rows that need a person
   ContextOutcome skipped;
   const std::vector<Case> cases = {
-      {{clean, clean}, ExitStyle::kDiff, 0},        {{clean, changes}, ExitStyle::kDiff, 1},
-      {{changes, error}, ExitStyle::kDiff, 2},      {{error, clean}, ExitStyle::kDiff, 2},
-      {{clean, clean}, ExitStyle::kStandard, 0},    {{clean, error}, ExitStyle::kStandard, 1},
-      {{error, skipped}, ExitStyle::kStandard, 1},  {{}, ExitStyle::kDiff, 0},
+      {{clean, clean}, FleetMode::kParallel, 0},      {{clean, changes}, FleetMode::kParallel, 1},
+      {{changes, error}, FleetMode::kParallel, 2},    {{error, clean}, FleetMode::kParallel, 2},
+      {{clean, part_way}, FleetMode::kParallel, 3},   {{}, FleetMode::kParallel, 0},
+      {{clean, clean}, FleetMode::kRollout, 0},       {{error, skipped}, FleetMode::kRollout, 2},
+      {{clean, error, skipped}, FleetMode::kRollout, 3},  // the first cluster changed: part-way
+      {{attention, skipped}, FleetMode::kRollout, 1}, {{clean, attention}, FleetMode::kRollout, 1},
+      {{part_way, skipped}, FleetMode::kRollout, 3},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     CAPTURE(i);
-    CHECK(FleetExitCode(cases[i].all, cases[i].style) == cases[i].want);
+    CHECK(FleetExitCode(cases[i].all, cases[i].mode) == cases[i].want);
   }
 }
 

@@ -54,23 +54,23 @@ TEST_CASE("fleet: refusals before any context runs") {
   const std::vector<Case> cases = {
       {{"state", "diff", "--contexts", "prod-*", "--context", "prod-a"}, 2,
        "error: --context and --contexts/--all-contexts cannot be used together\n"},
-      {{"state", "list", "--contexts", "qa-*"}, 1,
+      {{"state", "list", "--contexts", "qa-*"}, 2,
        "error: --contexts: no context matches \"qa-*\"\nThe kubeconfig's contexts: prod-a, prod-b, prod-down.\n"},
-      {{"state", "list", "--all-contexts", "--contexts", "prod-a"}, 1,
+      {{"state", "list", "--all-contexts", "--contexts", "prod-a"}, 2,
        "error: --contexts and --all-contexts cannot be used together\n"},
-      {{"state", "sync", "--max-parallel", "2"}, 1, "error: --max-parallel needs --contexts or --all-contexts\n"},
-      {{"state", "history", "--all-contexts", "--max-parallel", "-1"}, 1, "error: --max-parallel must be at least 1\n"},
+      {{"state", "sync", "--max-parallel", "2"}, 2, "error: --max-parallel needs --contexts or --all-contexts\n"},
+      {{"state", "history", "--all-contexts", "--max-parallel", "-1"}, 2, "error: --max-parallel must be at least 1\n"},
       {{"state", "drift", "--all-contexts", "-o", "name"}, 2,
        "error: -o name cannot say which context an object is in: use -o json with --contexts\n"},
       // A plan over the fleet is split per context before any runs: a missing one stops everything.
-      {{"state", "sync", "--contexts", "prod-a", "--plan", "plan.json"}, 1,
+      {{"state", "sync", "--contexts", "prod-a", "--plan", "plan.json"}, 2,
        "error: --plan plan.json: open plan.json: no such file or directory\n"},
-      {{"state", "list", "--contexts", "prod-a", "-s", "https://x"}, 1,
+      {{"state", "list", "--contexts", "prod-a", "-s", "https://x"}, 2,
        "error: --server cannot be used with --contexts: each context names its server\n"},
       // The command's own checks run once, not once per context.
       {{"state", "diff", "--contexts", "prod-*", "--prune"}, 2,
        "error: --prune, --allow-empty and --take-ownership say which sync a plan is for: use them with --out\n"},
-      {{"state", "sync", "--all-contexts", "-o", "wide"}, 1,
+      {{"state", "sync", "--all-contexts", "-o", "wide"}, 2,
        "error: unable to match a printer suitable for the output format \"wide\", allowed formats are: "
        "json,name,table,yaml\n"},
   };
@@ -124,7 +124,7 @@ TEST_CASE("fleet: state list over three contexts in parallel, one of them unreac
     return std::make_unique<ByServer>(it == servers.end() ? nullptr : it->second.get());
   };
   const int code = Main(h.ctx, {"state", "list", "--all", "--contexts", "prod-*", "--kubeconfig", "/kube/config"});
-  CHECK(code == 1);
+  CHECK(code == 2);  // one context could not answer: refused there
   CHECK(h.out.str() ==
         "CONTEXT   MANIFEST   APIVERSION   KIND        NAMESPACE   NAME   HASH\n"
         "prod-a    m          v1           ConfigMap   default     x      aaaaaaaaaaaa\n"

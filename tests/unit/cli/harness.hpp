@@ -40,7 +40,7 @@ struct Harness {
  private:
   static std::string Text(const util::Error& e) {
     std::ostringstream text;
-    static_cast<void>(ReportError(text, e, ExitStyle::kStandard));  // only the text is compared
+    static_cast<void>(ReportError(text, e));  // only the text is compared
     return text.str();
   }
 };

@@ -27,11 +27,11 @@ TEST_CASE("report error: kubectl's wording and exit codes") {
   std::ostringstream err;
   util::Error api = util::MakeError(util::ErrorKind::kApi, "configmaps \"x\" not found");
   api.reason = "NotFound";
-  CHECK(ReportError(err, api, ExitStyle::kStandard) == 1);
-  CHECK(ReportError(err, util::MakeError(util::ErrorKind::kUnauthorized, "Unauthorized"), ExitStyle::kDiff) == 2);
+  CHECK(ReportError(err, api) == 2);  // refused: nothing written
+  CHECK(ReportError(err, util::MakeError(util::ErrorKind::kUnauthorized, "Unauthorized").PartWay()) == 3);
   util::Error usage = util::MakeError(util::ErrorKind::kUsage, "unknown flag: --bogus");
   usage.hint = "See 'kubectl tazuna state diff --help' for usage.";
-  CHECK(ReportError(err, usage, ExitStyle::kDiff) == 2);
+  CHECK(ReportError(err, usage) == 2);
   CHECK(err.str() ==
         "Error from server (NotFound): configmaps \"x\" not found\n"
         "error: You must be logged in to the server (Unauthorized)\n"
