@@ -68,7 +68,7 @@ int FleetExitCode(const std::vector<ContextOutcome>& outcomes, FleetMode mode) {
   bool ran = false;  // a context ran to its end
   bool refused = false;
   for (const auto& o : outcomes) {
-    ran = ran || o.status == Status::kDone;
+    ran = ran || o.status == Status::kDone || (o.status == Status::kFailed && !o.error);  // ran to its end, exit 1
     int own = o.code;
     if (o.status == Status::kFailed && o.error) own = o.error->part_way ? kExitPartWay : kExitRefused;
     refused = refused || own >= kExitRefused;

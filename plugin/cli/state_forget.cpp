@@ -79,7 +79,7 @@ util::Status ForgetKeys(Context& ctx, state::StateStore& store, manifest::ScopeL
     for (const auto& k : keys) st.entries.erase(k);
     if (auto w = store.Write(st); !w) {
       const util::Error e = w.error().WithContext("manifest " + util::Quote(manifest));
-      return wrote ? e.PartWay() : e;
+      return wrote || e.MayHaveLanded() ? e.PartWay() : e;
     }
     wrote = true;
     for (const auto& k : keys) ctx.out << "forgot " << k << '\n';
@@ -112,10 +112,12 @@ util::Status ForgetOrphaned(Context& ctx, state::StateStore& store, kube::Client
   for (size_t i = 0; i < orphans->ours.size(); ++i) {
     const state::ManifestState& st = orphans->ours[i];
     if (auto d = store.Delete(st); !d) {
+      // A state of spill shards is deleted base first: a later shard's failure comes after a delete.
       const util::Error e = d.error().WithContext("manifest " + util::Quote(st.manifest));
-      return i > 0 ? e.PartWay() : e;
+      return i > 0 || st.objects.size() > 1 || e.MayHaveLanded() ? e.PartWay() : e;
     }
-    ctx.out << "forgot manifest " << util::Quote(st.manifest) << " (" << st.entries.size() << " entries"
+    ctx.out << "forgot manifest " << util::Quote(st.manifest) << " (" << st.entries.size()
+            << (st.entries.size() == 1 ? " entry" : " entries")
             << (o.leave_objects && !st.entries.empty() ? ", objects left running" : "") << ")\n";
   }
   if (orphans->ours.empty()) ctx.out << "No orphaned state found.\n";

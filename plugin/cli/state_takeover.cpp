@@ -11,8 +11,9 @@ namespace tazuna::cli {
 
 namespace {
 
-// Takes one manifest's state over: returns the line to print.
-util::Result<std::string> TakeOver(state::StateStore& store, const std::string& manifest, const state::Origin& ours) {
+// Takes one manifest's state over: returns the line to print; sets `wrote` once its write is sent.
+util::Result<std::string> TakeOver(state::StateStore& store, const std::string& manifest, const state::Origin& ours,
+                                   bool& wrote) {
   auto st = store.Read(manifest);
   if (!st) return st.error();
   const std::string name = util::Quote(manifest);
@@ -21,7 +22,9 @@ util::Result<std::string> TakeOver(state::StateStore& store, const std::string& 
   if (theirs == ours) return util::StrCat("manifest ", name, " is already managed from ", ours.Describe());
   if (!theirs.empty()) st->metadata.taken_from.push_back(theirs);
   st->metadata.origin = ours;
-  if (auto w = store.Write(*st); !w) return w.error().WithContext("take over manifest " + name);
+  auto w = store.Write(*st);
+  wrote = wrote || w || w.error().MayHaveLanded();
+  if (!w) return w.error().WithContext("take over manifest " + name);
   if (theirs.empty()) return util::StrCat("manifest ", name, " claimed (its state had no origin)");
   return util::StrCat("manifest ", name, " taken over from ", theirs.Describe());
 }
@@ -49,12 +52,13 @@ util::Result<int> StateTakeoverOptions::Run(Context& ctx) {
   auto lock = state::SyncLock::Acquire(client, ctx.clock, log, state::DefaultLockOptions());
   if (!lock) return lock.error();  // never while a sync of either repository runs
   state::StateStore store = NewStateStore(client);
-  for (size_t i = 0; i < selection.manifests.size(); ++i) {  // after the first manifest, an error is part-way
+  bool wrote = false;  // once a state was (or may have been) written, an error is part-way
+  for (const auto* m : selection.manifests) {
     auto line = [&]() -> util::Result<std::string> {
       if (auto st = (*lock)->Check(); !st) return st.error();
-      return TakeOver(store, selection.manifests[i]->name, ours);
+      return TakeOver(store, m->name, ours, wrote);
     }();
-    if (!line) return i > 0 ? line.error().PartWay() : line.error();
+    if (!line) return wrote ? line.error().PartWay() : line.error();
     ctx.out << *line << '\n';
   }
   return kExitOk;

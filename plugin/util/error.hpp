@@ -36,6 +36,9 @@ struct Error {
   [[nodiscard]] Error WithContext(std::string_view prefix) const;
   /// Returns a copy marked part_way: what failed came after the command's first write.
   [[nodiscard]] Error PartWay() const;
+  /// Whether the write that failed so may have landed all the same: a lost answer (transport, internal) may
+  /// have; the server's refusal (an API status, 401, a conflict) did not.
+  [[nodiscard]] bool MayHaveLanded() const { return kind == ErrorKind::kTransport || kind == ErrorKind::kInternal; }
   bool operator==(const Error&) const = default;
 };
 

@@ -106,6 +106,7 @@ TEST_CASE("fleet output: exit codes aggregate") {
       {{clean, error, skipped}, FleetMode::kRollout, 3},  // the first cluster changed: part-way
       {{attention, skipped}, FleetMode::kRollout, 1}, {{clean, attention}, FleetMode::kRollout, 1},
       {{part_way, skipped}, FleetMode::kRollout, 3},
+      {{attention, error}, FleetMode::kRollout, 3},  // --max-parallel 2: the first ran (and wrote), the second refused
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     CAPTURE(i);
