@@ -2,6 +2,9 @@
 #include "cli/state_sync.hpp"
 
 #include <algorithm>
+#include <mutex>
+#include <optional>
+#include <set>
 
 #include "cli/orphans.hpp"
 #include "cli/pipeline.hpp"
@@ -53,15 +56,60 @@ std::string RevisionAfterPlan(kube::Client& client, util::Logger& log, const sta
   return "";
 }
 
-// The revision that applied `plan` and succeeded ("" when none did): a plan run again after it is done.
-std::string RevisionThatApplied(kube::Client& client, util::Logger& log, const state::Plan& plan) {
-  auto revisions = state::HistoryStore(client).List(log);
-  if (!revisions) return "";  // cannot tell: the plan stays refused as stale
-  const std::string digest = state::PlanDigest(plan);
+// The revision that applied `plan` ("" when none can be shown to have): the newest revision that synced any
+// of the plan's manifests applied this very plan, succeeded and left no row that needs a person, and the
+// states (`inputs`, read under the lock) still record exactly what it left. A later sync, uninstall, forget
+// or takeover of them, a history that cannot be read, or a run that exited 1: "" (the plan is stale).
+std::string RevisionThatApplied(kube::Client& client, util::Logger& log, const state::Plan& plan,
+                                const std::vector<state::SyncInput>& inputs) {
+  if (!state::StatesRecordPlan(plan, inputs)) return "";
+  auto revisions = state::HistoryStore(client).List(log);  // newest first
+  if (!revisions) return "";
+  std::set<std::string> planned;
+  for (const auto& s : plan.states) planned.insert(s.manifest);
+  for (const auto& o : plan.objects) planned.insert(o.manifest);
   for (const auto& r : *revisions) {
-    if (r.plan_digest == digest && r.status == state::RevisionStatus::kSucceeded) return r.id;
+    if (std::none_of(r.manifests.begin(), r.manifests.end(), [&](const std::string& m) { return planned.count(m) > 0; })) {
+      continue;
+    }
+    if (r.plan_digest != state::PlanDigest(plan) || r.status != state::RevisionStatus::kSucceeded) return "";
+    for (const auto& [manifest, verbs] : r.counts) {
+      for (const char* v : {"kept", "conflict", "failed", "skipped"}) {
+        if (const auto it = verbs.find(v); it != verbs.end() && it->second > 0) return "";
+      }
+    }
+    return r.id;
   }
   return "";
+}
+
+// The revision record of a sync, made at its first write: the fence runs before every write the engine
+// makes (objects and states), so a sync that changes nothing makes none, and a killed one leaves its record.
+struct LazyHistory {
+  std::mutex mu;
+  std::unique_ptr<SyncHistory> history;
+  std::optional<util::Error> error;  ///< the record could not be made: nothing is written
+};
+
+// `so.fence`, checking the lock, becomes: check the lock, then make the revision record once.
+void StartHistoryAtFirstWrite(Context& ctx, kube::Client& client, util::Logger& log, RevisionStart start,
+                              LazyHistory& lazy, state::SyncOptions& so) {
+  so.fence = [&ctx, &client, &log, &lazy, start = std::move(start), lock = so.fence]() -> util::Status {
+    if (lock) {
+      if (auto st = lock(); !st) return st;
+    }
+    std::lock_guard<std::mutex> guard(lazy.mu);
+    if (!lazy.history && !lazy.error) {
+      auto started = SyncHistory::Start(ctx, client, log, start);
+      if (started) {
+        lazy.history = std::move(*started);
+      } else {
+        lazy.error = started.error();
+      }
+    }
+    if (lazy.error) return *lazy.error;
+    return util::Ok();
+  };
 }
 
 // What a plan is checked against, read under the lock.
@@ -309,7 +357,7 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
                            {plan.has_value(), repair_mode, &so.takeover, &so.yields, so.concurrency});
   }
   if (auto st = CheckPlanUnderLock(plan, client, log, {*inputs, live}); !st) {
-    if (const std::string applied = RevisionThatApplied(client, log, *plan); !applied.empty()) {
+    if (const std::string applied = RevisionThatApplied(client, log, *plan, *inputs); !applied.empty()) {
       ctx.err << "plan " << plan_file << " was already applied by revision " << applied << "; nothing to do\n";
       return kExitOk;
     }
@@ -318,16 +366,10 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   if (plan) so.others.planned_uids = state::PlannedPruneUids(*inputs, live.owners);
   so.live_owners = std::move(live.owners);
   so.unknown_owners = std::move(live.unknown);
-  // Created before the first write, so a killed sync leaves its record; a sync that changes nothing writes
-  // nothing, no revision either, so the plans made before it stay valid.
-  std::unique_ptr<SyncHistory> history;
-  const bool changes_nothing = std::all_of(inputs->begin(), inputs->end(),
-                                           [&](const state::SyncInput& in) { return state::ChangesNothing(in, so); });
-  if (so.dry_run == kube::DryRun::kNone && !changes_nothing) {
-    const RevisionStart rs = MakeRevisionStart(*this, selection, so, lock_holder);
-    auto started = SyncHistory::Start(ctx, client, log, rs);
-    if (!started) return started.error();
-    history = std::move(*started);
+  // A sync that changes nothing writes nothing, no revision either, so the plans made before it stay valid.
+  LazyHistory lazy;
+  if (so.dry_run == kube::DryRun::kNone) {
+    StartHistoryAtFirstWrite(ctx, client, log, MakeRevisionStart(*this, selection, so, lock_holder), lazy, so);
   }
   if (so.prune && HasRemoved(*inputs)) {
     // Nothing another manifest of tazuna.yaml renders may be pruned, even one -m/-t left out.
@@ -350,17 +392,18 @@ util::Result<int> StateSyncOptions::Run(Context& ctx) {
   }();
   progress.Done();
   waits.Done();
-  if (history) history->Finish(report, *inputs);
-  if (report && history) report->revision = history->id();
-  // From the revision record on, an error stopped a sync that may have written (exit 3, not 2).
+  std::unique_ptr<SyncHistory>& history = lazy.history;  // the engine's threads are done with it
+  util::Status released = util::Ok();  // the entries taken from other states go before the record is finished
+  if (report && history) released = state::ReleaseTaken(store, *run->identities, *report);
+  if (history) history->Finish(report, *inputs, released);
+  // Once the revision record was made a write was under way: an error now stopped a sync part-way (exit 3).
   if (!report) return history ? report.error().PartWay() : report.error();
-  if (so.dry_run == kube::DryRun::kNone) {
-    if (auto st = state::ReleaseTaken(store, *run->identities, *report); !st) return st.error().PartWay();
-  }
+  if (!released) return released.error().PartWay();
+  if (history) report->revision = history->id();
   printer->Print(*report, ctx.out);
   PrintSyncProblems(ctx.err, *report);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  PrintSyncSummary(ctx.err, *report, secs, client.requests_sent());
+  PrintSyncSummary(ctx.err, *report, secs, client.requests_sent(), so.dry_run != kube::DryRun::kNone);
   WarnRetired(ctx, client, selection.file, so.origin, log);  // retired manifests whose objects still run
   util::PrintProfile(ctx.err, std::chrono::steady_clock::now() - start);
   return NeedsAttention(*report) ? kExitAttention : kExitOk;
@@ -389,8 +432,10 @@ Command NewStateSyncCommand() {
       yieldFields (and the defaults: replicas an autoscaler sets, CA bundles an injector writes) leave to
       others. --repair=missing repairs only missing objects, --repair=none neither.
       One sync at a time holds the Lease tazuna/tazuna-sync. Every sync that writes records a revision
-      (see state history); --plan applies a reviewed plan only if nothing moved since it was made, on the
-      server, context namespace and flags it was made for.
+      (see state history), made at its first write: a sync that changes nothing writes no state and no
+      revision, so plans made before it stay valid. --plan applies a reviewed plan only if nothing moved
+      since it was made, on the server, context namespace and flags it was made for; a plan a revision
+      already applied says so and exits 0.
   )"));
   c.writes = true;
   c.exit_one = "rows that need a person: conflict, kept, failed or skipped objects, a refused prune";

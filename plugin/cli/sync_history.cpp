@@ -23,7 +23,9 @@ util::Result<std::unique_ptr<SyncHistory>> SyncHistory::Start(Context& ctx, kube
   r.plan_digest = start.plan_digest;
   r.lock_holder = start.lock_holder;
   r.origin = start.origin;
-  if (auto st = h->store_.Create(r); !st) return st.error();
+  if (auto st = h->store_.Create(r); !st) {  // a create whose answer was lost may have made the record: part-way
+    return st.error().MayHaveLanded() ? st.error().PartWay() : st.error();
+  }
   log.Log(2, "recording revision " + r.id);
   if (auto trimmed = h->store_.Trim(start.history_limit, r.id, r.origin); !trimmed) {
     log.Warning("could not trim the sync history: " + trimmed.error().message);
@@ -31,8 +33,9 @@ util::Result<std::unique_ptr<SyncHistory>> SyncHistory::Start(Context& ctx, kube
   return h;
 }
 
-void SyncHistory::Finish(const util::Result<state::SyncReport>& report, const std::vector<state::SyncInput>& inputs) {
-  const bool ok = report && report->failed == 0 && report->refused == 0;
+void SyncHistory::Finish(const util::Result<state::SyncReport>& report, const std::vector<state::SyncInput>& inputs,
+                         const util::Status& after) {
+  const bool ok = report && report->failed == 0 && report->refused == 0 && after;
   if (report) state::RecordOutcome(revision_, *report, inputs);
   revision_.status = ok ? state::RevisionStatus::kSucceeded : state::RevisionStatus::kFailed;
   revision_.finished_at = util::FormatRfc3339Micro(ctx_.clock.Now());

@@ -29,8 +29,11 @@ class SyncHistory {
   /// (the sync must not write then); a failed trim is only a warning.
   static util::Result<std::unique_ptr<SyncHistory>> Start(Context& ctx, kube::Client& client, util::Logger& log,
                                                           const RevisionStart& start);
-  /// Best effort: a record that cannot be updated is a warning, the sync's own outcome stands.
-  void Finish(const util::Result<state::SyncReport>& report, const std::vector<state::SyncInput>& inputs);
+  /// Best effort: a record that cannot be updated is a warning, the sync's own outcome stands. A report is
+  /// recorded as it is (its counts and objects), `failed` when it failed, refused, or `after` (a write after
+  /// the engine's) failed.
+  void Finish(const util::Result<state::SyncReport>& report, const std::vector<state::SyncInput>& inputs,
+              const util::Status& after = util::Ok());
   const std::string& id() const { return revision_.id; }
   /// Use Start.
   SyncHistory(Context& ctx, kube::Client& client, util::Logger& log) : ctx_(ctx), store_(client), log_(log) {}

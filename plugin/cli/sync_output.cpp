@@ -177,7 +177,8 @@ void PrintSyncProblems(std::ostream& err, const state::SyncReport& report) {
   PrintConflicts(err, report);
 }
 
-void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests) {
+void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests,
+                      bool dry_run) {
   auto counts = CountVerbs(report);
   char elapsed[32];
   std::snprintf(elapsed, sizeof elapsed, "%.2fs", seconds);
@@ -194,7 +195,7 @@ void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double
   }
   if (!report.revision.empty()) {
     err << "; revision " << report.revision;
-  } else if (report.state_writes == 0 && !NeedsAttention(report)) {
+  } else if (report.state_writes == 0 && !dry_run) {
     err << "; nothing written";
   }
   err << '\n';

@@ -26,7 +26,8 @@ bool NeedsAttention(const state::SyncReport& report);
 void PrintSyncProblems(std::ostream& err, const state::SyncReport& report);
 /// The summary line on stderr: counts per verb, time, `(N API requests, N state writes)`, when the
 /// server throttled `; N throttled (429), requests in flight adapted from C down to L`, and `; revision ID`
-/// (or `; nothing written` when the sync changed nothing).
-void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests);
+/// (or, not a dry run, `; nothing written` when the sync wrote nothing: the record is made at its first write).
+void PrintSyncSummary(std::ostream& err, const state::SyncReport& report, double seconds, uint64_t requests,
+                      bool dry_run);
 
 }  // namespace tazuna::cli

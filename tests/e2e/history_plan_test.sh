@@ -89,7 +89,9 @@ expect_not_contains "$OUT" "$secret_value" "no Secret value in a revision"
 expect_rc 2 "an unknown revision" kubectl tazuna state history 00000000
 expect_contains "$ERR" 'revision "00000000" not found' "says so"
 
-# --- 2. --history-limit 2: only two revisions remain after a third sync.
+# --- 2. --history-limit 2: only two revisions remain after a third sync (one that changes something: a sync
+# that changes nothing writes no revision).
+cm a 2b
 expect_rc 0 "sync with --history-limit 2" kubectl tazuna state sync --history-limit 2
 ours=$(kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o json | python3 -c '
 import json,sys
@@ -319,12 +321,12 @@ expect_contains "$OUT" "configmap/forked -n $ns2 created" "it created forked"
 # the old key, finds that very object still rendered; it is kept and forgotten, not refused.
 printf 'apiVersion: v1\nkind: Event\nmetadata: {name: ev, namespace: %s}\ninvolvedObject: {kind: ConfigMap, name: keep, namespace: %s}\nreason: Test\nmessage: m\ntype: Normal\n' \
   "$ns2" "$ns2" > "$ra/objs/ev.yaml"
-expect_rc 0 "a syncs a v1 Event" kubectl tazuna state sync
+expect_rc 1 "a syncs a v1 Event (its rows kept without --prune exit 1)" kubectl tazuna state sync
 kubectl delete event -n "$ns2" ev >/dev/null
 printf 'apiVersion: events.k8s.io/v1\nkind: Event\nmetadata: {name: ev, namespace: %s}\neventTime: "2026-01-01T00:00:00.000000Z"\nreportingController: e2e.example.com/c\nreportingInstance: i\naction: Test\nreason: Test\ntype: Normal\nnote: m\nregarding: {kind: ConfigMap, name: keep, namespace: %s}\n' \
   "$ns2" "$ns2" > "$ra/objs/ev.yaml"
 expect_rc 1 "a: plan --prune (the v1 Event gone; events.k8s.io/v1 ev added)" kubectl tazuna state diff --prune --out "$(plan l)"
-expect_rc 0 "the plan applies" kubectl tazuna state sync --plan "$(plan l)" --prune
+expect_rc 1 "the plan applies (a kept row exits 1, whatever the reason)" kubectl tazuna state sync --plan "$(plan l)" --prune
 expect_contains "$OUT" "event/ev -n $ns2 kept (still rendered as events.k8s.io/v1 Event)" "the old key's row is kept, not refused"
 expect_eq "$(uid event -n "$ns2" ev | grep -c .)" "1" "the Event exists"
 cd "$repo"

@@ -61,7 +61,9 @@ kubectl label configmap -n tazuna "tazuna-revision-$future" tazuna.pepabo.com/re
 kubectl annotate configmap -n tazuna "tazuna-revision-$future" "tazuna.pepabo.com/origin=$mark" >/dev/null
 sleep 1.1  # a later second of the server's clock for what follows
 
-# --- 2. --history-limit 1 from repository a: its own record stays, its older ones go, nobody else's.
+# --- 2. --history-limit 1 from repository a: its own record stays, its older ones go, nobody else's. (A sync
+# that changes something: one that changes nothing makes no record and trims nothing.)
+sed -i 's/v: "[0-9]*"/v: "10"/' "$repo/objs/all.yaml"
 expect_rc 0 "sync with --history-limit 1" kubectl tazuna state sync --history-limit 1
 a_ids=$(revisions --origin "github.com/e2e-history/$m-a")
 expect_eq "$(echo "$a_ids" | wc -w)" "1" "repository a keeps one record: the trimming sync's own"

@@ -102,12 +102,12 @@ void SyncEngine::RecordApplied(Task& task, const kube::ApplyResult& applied, con
 
 void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
   const DiffEntry& e = *task.entry;
-  if (!MayWrite(o)) {
+  const auto stopped = [&] {
     task.result.verb = Verb::kSkipped;
     task.result.note = "sync stopped";
     Tick();
-    return;
-  }
+  };
+  if (aborted()) return stopped();
   LiveOwner fetched;
   auto owner = LiveOwnerOf(e, o, fetched);
   const LiveOwner* live = owner ? *owner : nullptr;
@@ -123,6 +123,7 @@ void SyncEngine::ApplyOne(Task& task, Checkpointer& cp, const SyncOptions& o) {
     Tick();
     return;
   }
+  if (!MayWrite(o)) return stopped();  // the fence (lock, revision record) right before the first write
   if (live != nullptr && live->fields != nullptr) {  // fields left to their writers stay theirs
     const auto it = o.yields.find(e.manifest);
     static const std::vector<manifest::YieldRule> kNone;

@@ -29,8 +29,6 @@ bool WaitsAfterLayer(const std::vector<SyncInput>& inputs, const std::vector<siz
          });
 }
 
-// Whether the sync leaves `in`'s state exactly the record of its render (so that the render's digest may be
-// recorded with it): rendered now, not always-sync, and every row of it applied, unchanged or deleted.
 // Whether a sync that leaves `in`'s state as rendered records the render's digest with it.
 bool RecordsRenderDigest(const SyncInput& in) {
   if (in.desired.input_digest.empty() || in.desired.from_state || in.desired.always_sync) return false;
@@ -38,6 +36,8 @@ bool RecordsRenderDigest(const SyncInput& in) {
                       [](const DesiredObject& d) { return IsSecret(d.key); });  // a digest of Secret inputs is not kept
 }
 
+// Whether the sync leaves `in`'s state exactly the record of its render (so that the render's digest may be
+// recorded with it): rendered now, not always-sync, and every row of it applied, unchanged or deleted.
 bool LeftAsRendered(const SyncInput& in, const std::vector<SyncResult>& results) {
   if (!RecordsRenderDigest(in)) return false;
   return std::all_of(results.begin(), results.end(), [&](const SyncResult& r) {
@@ -46,21 +46,16 @@ bool LeftAsRendered(const SyncInput& in, const std::vector<SyncResult>& results)
   });
 }
 
-// Whether every row of `manifest` is `unchanged`.
-bool OnlyUnchanged(const std::string& manifest, const std::vector<SyncResult>& results) {
-  return std::all_of(results.begin(), results.end(),
-                     [&](const SyncResult& r) { return r.manifest != manifest || r.verb == Verb::kUnchanged; });
-}
-
 }  // namespace
 
 bool ChangesNothing(const SyncInput& in, const SyncOptions& o) {
   const Metadata& m = in.stored.metadata;
-  if (!in.stored.exists() || !in.diff.empty() || !in.relocations.empty()) return false;
+  if (!in.stored.exists() || !in.relocations.empty()) return false;
   if (!o.origin.empty() && !(m.origin == o.origin)) return false;
   if (!in.context_namespace.empty() && m.context_namespace != in.context_namespace) return false;
   if (in.desired.from_state) return true;  // its state is the record of this very render, digest and all
-  if (!RecordsRenderDigest(in)) return m.render_digest.empty();
+  // A state with rows still to do (kept entries), or of a render whose digest is not kept, records no render.
+  if (!in.diff.empty() || !RecordsRenderDigest(in)) return m.render_digest.empty();
   return m.render_digest == in.desired.input_digest && m.crd_scopes == in.desired.crd_scopes &&
          m.kind_scopes == in.desired.kind_scopes && m.entries_digest == EntriesDigest(in.stored.entries, m);
 }
@@ -211,14 +206,14 @@ void SyncEngine::AddUnchangedRows(const std::vector<SyncInput>& inputs, std::vec
 }
 
 // A run with no failed or refused row records each state's `_metadata` anew (and the render digest where the
-// state is left exactly as rendered), except a state it left as it was (ChangesNothing); every run then
-// writes what is pending.
+// state is left exactly as rendered), except a state whose entries it did not change and whose `_metadata`
+// already says so (ChangesNothing); every run then writes what is pending.
 util::Status SyncEngine::Finish(const std::vector<SyncInput>& inputs, const SyncOptions& o, const SyncReport& report,
                                 Checkpointer& cp) {
   if (o.dry_run != kube::DryRun::kNone) return util::Ok();
   if (report.failed == 0 && report.refused == 0) {
     for (const auto& in : inputs) {
-      if (ChangesNothing(in, o) && OnlyUnchanged(in.desired.name, report.results)) continue;  // nothing to record
+      if (!cp.Changed(in.desired.name) && ChangesNothing(in, o)) continue;  // nothing to record
       Metadata meta{o.git_commit, util::FormatRfc3339(clock_.Now()), o.origin, {}, in.stored.metadata.taken_from,
                     in.context_namespace};
       if (LeftAsRendered(in, report.results)) {

@@ -117,9 +117,10 @@ struct SyncInput {
   std::string context_namespace;        ///< recorded in `_metadata` by every state write of the sync
 };
 
-/// Whether syncing `in` leaves its state exactly as stored, so the sync writes nothing of it: its state
-/// exists, nothing is to apply, prune or relocate, and the `_metadata` the sync would record differs from
-/// the stored one only in lastSyncedAt and gitCommitHash (which then keep the last sync that changed it).
+/// Whether a sync that changes no entry of `in`'s state (the checkpointer knows: kept rows that keep their
+/// entries, unchanged rows) leaves it exactly as stored, so the sync writes nothing of it: its state exists,
+/// nothing is to relocate, and the `_metadata` the sync would record differs from the stored one only in
+/// lastSyncedAt and gitCommitHash (which then keep the last sync that changed it).
 bool ChangesNothing(const SyncInput& in, const SyncOptions& o);
 
 /// Progress: objects done out of total.

@@ -427,6 +427,27 @@ util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, c
   return CheckLive(plan, inputs, live);
 }
 
+bool StatesRecordPlan(const Plan& plan, const std::vector<SyncInput>& inputs) {
+  std::map<std::string, std::map<std::string, std::string>> planned;  // manifest -> key -> hash
+  for (const auto& m : plan.manifests) planned[m];
+  for (const auto& o : plan.objects) planned[o.manifest][o.key] = o.hash;
+  size_t seen = 0;
+  for (const auto& in : inputs) {
+    const auto it = planned.find(in.desired.name);
+    if (it == planned.end()) continue;
+    ++seen;
+    const ManifestState& st = in.stored;
+    if (!st.exists() || st.metadata.origin.Mark() != plan.target.origin || st.entries.size() != it->second.size()) {
+      return false;
+    }
+    for (const auto& [key, hash] : it->second) {
+      const auto e = st.entries.find(key);
+      if (e == st.entries.end() || (!hash.empty() && e->second != hash)) return false;
+    }
+  }
+  return seen == planned.size();
+}
+
 std::map<ObjectIdentity, std::string> PlannedPruneUids(const std::vector<SyncInput>& inputs, const LiveOwners& live) {
   std::map<ObjectIdentity, std::string> uids;
   for (const auto& in : inputs) {

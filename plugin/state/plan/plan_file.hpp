@@ -141,6 +141,12 @@ struct LiveRead {
 util::Status CheckPlan(const Plan& plan, const std::vector<SyncInput>& inputs, const LiveRead& live,
                        const RevisionOfManifest& revision_of);
 
+/// Whether the states of `inputs` (read under the sync lock) record exactly what applying `plan` leaves: each
+/// of the plan's manifests has a state, marked with the plan's repository, whose entries are the plan's
+/// objects with their hashes (an object whose hash the plan could not know only has to be there). A state
+/// forgotten, taken over or synced otherwise since is not: the plan is then stale, not "already applied".
+bool StatesRecordPlan(const Plan& plan, const std::vector<SyncInput>& inputs);
+
 /// After CheckPlan passed: the uid of the object each removed row with a valid key names, as `live` read it
 /// ("" when it did not exist). The prune deletes only those objects (PruneScope::planned_uids).
 std::map<ObjectIdentity, std::string> PlannedPruneUids(const std::vector<SyncInput>& inputs, const LiveOwners& live);

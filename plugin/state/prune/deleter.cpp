@@ -73,7 +73,6 @@ const std::string* Deleter::RenderedBy(const ObjectIdentity& id) const {
 }
 
 DeleteOutcome Deleter::Delete(const DeleteTarget& t, Phase phase) {
-  if (may_write_ && !may_write_()) return Kept("sync stopped");
   for (int attempt = 1; attempt <= kDeleteAttempts; ++attempt) {
     // Through the version that serves the object now, whatever version its key was recorded under.
     auto read = Limited([&] { return ReadLive(client_, t.key, t.identity.namespace_name, &crds_); });
@@ -106,6 +105,7 @@ DeleteOutcome Deleter::Delete(const DeleteTarget& t, Phase phase) {
     // gone, so a child whose finalizer never finishes is seen, not left behind.
     const auto propagation = phase == Phase::kRest && !BuiltinGroup(t.key.group) ? kube::Propagation::kForeground
                                                                                    : kube::Propagation::kBackground;
+    if (may_write_ && !may_write_()) return Kept("sync stopped");  // the fence right before the write
     auto st = Limited([&] { return client_.Delete(read->ref, propagation, scope_.dry_run, pre); });
     if (st) {
       std::lock_guard<std::mutex> lock(mu_);
@@ -197,7 +197,7 @@ std::string Deleter::CascadeGuard(Phase phase, const ObjectIdentity& id, const j
   if (phase != Phase::kCrd) return "";
   auto remaining = RemainingCustomResources(live);
   if (!remaining) return "cannot list its custom resources: " + remaining.error().message;
-  if (*remaining > 0) return StrCat(*remaining, " custom resource", *remaining == 1 ? "" : "s", " of it exist");
+  if (*remaining > 0) return StrCat(*remaining, " custom resource", *remaining == 1 ? " of it exists" : "s of it exist");
   return "";
 }
 

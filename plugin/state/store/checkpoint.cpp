@@ -44,6 +44,12 @@ void Checkpointer::Set(const std::string& manifest, const std::string& key, std:
   ++t.version;
 }
 
+bool Checkpointer::Changed(const std::string& manifest) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = tracked_.find(manifest);
+  return it != tracked_.end() && !it->second.changes.empty();
+}
+
 void Checkpointer::SetMetadata(const std::string& manifest, const Metadata& metadata) {
   std::lock_guard<std::mutex> lock(mu_);
   Tracked& t = tracked_[manifest];

@@ -34,6 +34,8 @@ class Checkpointer {
   void Track(ManifestState state);
   /// Sets (or, with nullopt, erases) one entry of `manifest`.
   void Set(const std::string& manifest, const std::string& key, std::optional<std::string> hash);
+  /// Whether this run set or erased any entry of `manifest` (written or not).
+  bool Changed(const std::string& manifest) const;
   /// Replaces `_metadata` (written with the next flush).
   void SetMetadata(const std::string& manifest, const Metadata& metadata);
   /// Every write of `manifest` from now on records `origin` in `_metadata`, the first one included (an
@@ -77,7 +79,7 @@ class Checkpointer {
 
   std::chrono::milliseconds interval_;
   std::function<util::Status()> fence_;
-  std::mutex mu_;  // guards tracked_ (its nodes never move: a Tracked is used by pointer outside the lock)
+  mutable std::mutex mu_;  // guards tracked_ (its nodes never move: a Tracked is used by pointer outside the lock)
   std::map<std::string, Tracked> tracked_;
   std::chrono::system_clock::time_point last_flush_{};  // guarded by mu_
   bool flushing_ = false;                                 // guarded by mu_

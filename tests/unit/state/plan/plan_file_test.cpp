@@ -409,5 +409,33 @@ TEST_CASE("plan: the prune deletes only the objects the plan pinned, by uid") {
   CHECK(PlannedPruneUids(c.inputs, c.live.owners).empty());
 }
 
+TEST_CASE("plan: the states record an applied plan only while they hold exactly its objects and repository") {
+  Plan plan = MakePlan({}, Inputs(), "2026-11-23T18:00:00Z", {});
+  plan.target.origin = "github.com/org/platform:tazuna.yaml";
+  // After the plan applied: the Deployment's entry holds its new hash, the state is this repository's.
+  const auto applied = [] {
+    auto in = Inputs();
+    in[0].stored.entries["apps/apps/v1/Deployment/x/web"] = "h-web-2";
+    in[0].stored.metadata.origin = {"github.com/org/platform", "tazuna.yaml"};
+    in[0].diff.clear();
+    return in;
+  };
+  CHECK(StatesRecordPlan(plan, applied()));
+  CHECK_FALSE(StatesRecordPlan(plan, Inputs()));  // not applied yet: the old hash
+  auto forgotten = applied();
+  forgotten[0].stored.entries.erase("apps//v1/ConfigMap/x/cfg");  // state forget
+  CHECK_FALSE(StatesRecordPlan(plan, forgotten));
+  auto extra = applied();
+  extra[0].stored.entries["apps//v1/ConfigMap/x/other"] = "h";  // an entry the plan does not have
+  CHECK_FALSE(StatesRecordPlan(plan, extra));
+  auto taken = applied();
+  taken[0].stored.metadata.origin = {"github.com/org/other", "tazuna.yaml"};  // state takeover
+  CHECK_FALSE(StatesRecordPlan(plan, taken));
+  auto gone = applied();
+  gone[0].stored.objects.clear();  // uninstalled
+  CHECK_FALSE(StatesRecordPlan(plan, gone));
+  CHECK_FALSE(StatesRecordPlan(plan, {}));  // the manifest is not selected any more
+}
+
 }  // namespace
 }  // namespace tazuna::state

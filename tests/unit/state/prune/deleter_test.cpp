@@ -93,12 +93,27 @@ TEST_CASE("deleter: gone already; a plan's object made again is refused; a stopp
   CHECK(again.note == "not pruned: created again since the plan (uid u0, now u1)");
   CHECK(planned.Deletes() == 0);
 
+  // The fence (the lock, the revision record) is asked right before the DELETE, never for a row that deletes
+  // nothing: a stopping run reads, keeps, and deletes nothing.
   Harness stopping;
-  const DeleteOutcome stopped =
-      Deleter(*stopping.client, {}, nullptr, [] { return false; }).Delete(Target(stopping.state), Phase::kRest);
+  stopping.transport.Add(std::string("GET ") + kPath, 200, ConfigMap("tazuna", "m"));
+  int asked = 0;
+  const DeleteOutcome stopped = Deleter(*stopping.client, {}, nullptr, [&] {
+                                  ++asked;
+                                  return false;
+                                }).Delete(Target(stopping.state), Phase::kRest);
   CHECK(stopped.verdict == Verdict::kKept);
   CHECK(stopped.note == "sync stopped");
-  CHECK(stopping.transport.requests.empty());
+  CHECK(stopping.Deletes() == 0);
+  CHECK(asked == 1);
+  Harness gone_again;
+  asked = 0;
+  const DeleteOutcome nothing = Deleter(*gone_again.client, {}, nullptr, [&] {
+                                  ++asked;
+                                  return true;
+                                }).Delete(Target(gone_again.state), Phase::kRest);
+  CHECK(nothing.verdict == Verdict::kGone);
+  CHECK(asked == 0);  // no write: no revision record is made for it
 }
 
 TEST_CASE("deleter: a Namespace holding an object something renders is kept without a request for its contents") {
