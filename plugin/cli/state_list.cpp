@@ -15,9 +15,10 @@ namespace {
 
 using Rows = std::vector<StateListRow>;
 
-// `in_file`: the manifests tazuna.yaml names (after -m); empty when it was not read.
+// `in_file`: the manifests tazuna.yaml names (after -m); empty when it was not read. `ours`: the origin of
+// tazuna.yaml, which tells this file's orphans from other repositories' states.
 util::Result<Rows> Collect(state::StateStore& store, state::IdentityResolver& ids, const std::vector<std::string>& in_file,
-                           bool from_cluster) {
+                           bool from_cluster, const state::Origin& ours) {
   std::vector<std::string> names = in_file;
   if (from_cluster) {
     auto all = store.ListManifests();
@@ -37,8 +38,10 @@ util::Result<Rows> Collect(state::StateStore& store, state::IdentityResolver& id
       const std::string ns = !parsed                         ? ""
                              : state::KeyNameProblem(*parsed) ? parsed->namespace_name
                                                               : ids.ResolveStored(*parsed, st->metadata.context_namespace).namespace_name;
+      const bool gone = !known.empty() && known.count(name) == 0;
+      const bool same_origin = st->metadata.origin == ours;
       rows.push_back({name, parsed ? *parsed : state::StateKey{}, key, state::ShownHash(key, hash), st->metadata, ns,
-                      !known.empty() && known.count(name) == 0});
+                      gone && same_origin, gone && !same_origin});
     }
   }
   return rows;
@@ -65,7 +68,8 @@ nlohmann::json RowList(const Rows& rows) {
     items.push_back({{"manifest", r.manifest}, {"key", r.key_string}, {"apiVersion", r.key.ApiVersion()},
                      {"kind", r.key.kind}, {"namespace", r.namespace_name}, {"name", r.key.name},
                      {"hash", r.hash}, {"lastSyncedAt", r.metadata.last_synced_at},
-                     {"gitCommitHash", r.metadata.git_commit_hash}, {"orphaned", r.orphaned}});
+                     {"gitCommitHash", r.metadata.git_commit_hash}, {"origin", r.metadata.origin.Mark()},
+                     {"orphaned", r.orphaned}});
   }
   return print::ListOf(std::move(items));
 }
@@ -81,13 +85,15 @@ void PrintRowTable(const Rows& rows, print::Format format, bool no_headers, std:
   const bool wide = format == print::Format::kWide;
   print::Table t;
   t.headers = {"MANIFEST", "APIVERSION", "KIND", "NAMESPACE", "NAME", "HASH"};
-  if (wide) t.headers.insert(t.headers.end(), {"LAST-SYNCED", "COMMIT", "STATUS"});
+  if (wide) t.headers.insert(t.headers.end(), {"LAST-SYNCED", "COMMIT", "ORIGIN", "STATUS"});
   for (const auto& r : rows) {
     std::vector<std::string> cells = {r.manifest, r.key.ApiVersion(), r.key.kind, r.namespace_name, r.key.name,
                                       wide ? r.hash : r.hash.substr(0, 12)};
     if (wide) {
+      const std::string origin = r.metadata.origin.Mark();
       cells.insert(cells.end(), {r.metadata.last_synced_at, r.metadata.git_commit_hash.substr(0, 12),
-                                 r.orphaned ? "ORPHANED" : "active"});
+                                 origin.empty() ? "<none>" : origin,
+                                 r.orphaned ? "ORPHANED" : r.elsewhere ? "elsewhere" : "active"});
     }
     t.rows.push_back(std::move(cells));
   }
@@ -142,7 +148,8 @@ util::Result<int> StateListOptions::Run(Context& ctx) {
   state::StateStore store(client);
   auto scopes = NewDiscoveryScopes(client);
   state::IdentityResolver ids(scopes.get(), client.config().namespace_name);
-  auto rows = Collect(store, ids, in_file, from_cluster);
+  const state::Origin ours = in_file.empty() ? state::Origin{} : FindOrigin(ctx, file.file, nullptr);
+  auto rows = Collect(store, ids, in_file, from_cluster, ours);
   if (!rows) return rows.error();
   if (!label_selector.empty()) {
     if (auto st = KeepSelected(ctx, *this, **session, *rows); !st) return st.error();
@@ -157,8 +164,11 @@ Command NewStateListCommand() {
       List the state tazuna keeps in namespace tazuna: one row per object it installed, with its content hash.
 
       Without a tazuna.yaml (or with --all) every tazuna-state-* ConfigMap is listed, so state of manifests
-      that are no longer in the file stays visible (marked ORPHANED in wide output). A tazuna.yaml that
-      does not load (an error, or names that need -e) is then skipped with a warning.
+      that are no longer in the file stays visible. In wide output ORIGIN names the repository and file each
+      state is managed from; STATUS is ORPHANED for a state this tazuna.yaml wrote that it no longer names
+      (`state forget --orphaned` or `state delete --orphaned` act on those), elsewhere for another
+      repository's state (or one without an origin), active otherwise. A tazuna.yaml that does not load (an
+      error, or names that need -e) is then skipped with a warning.
 
       -l lists the entries whose object tazuna.yaml renders now with labels that match (the state records
       hashes, not labels, so -l renders the manifests listed and needs tazuna.yaml to load); an entry whose

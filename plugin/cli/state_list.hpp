@@ -21,7 +21,10 @@ struct StateListRow {
   std::string hash;
   state::Metadata metadata;
   std::string namespace_name;  ///< where the object is: the key's namespace, else the recorded or the context's
-  bool orphaned = false;  ///< its manifest is not in tazuna.yaml
+  /// Its manifest is not in tazuna.yaml and its state was written from this tazuna.yaml (its origin):
+  /// another repository's state, or one without an origin, is never this file's orphan.
+  bool orphaned = false;
+  bool elsewhere = false;  ///< not in tazuna.yaml, and managed from another origin (or none)
 };
 
 /// `kubectl tazuna state list`: flag values, then what Complete resolved.
