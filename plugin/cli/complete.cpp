@@ -144,6 +144,21 @@ std::vector<std::string> Candidates(const std::vector<std::string>& words, const
   return out;
 }
 
+// The positional argument of `state history` (a revision id) and `state forget` (a state key), read from the
+// cluster the command would talk to; nullopt for other words.
+std::optional<Completion> ArgumentCandidates(Context& ctx, const std::vector<std::string>& words, const std::string& word) {
+  if (util::StartsWith(word, "-") || words.size() < 2 || words[0] != "state") return std::nullopt;
+  if (words[1] == "history") {
+    const bool has_revision = std::any_of(words.begin() + 2, words.end(), [](const std::string& w) { return w[0] != '-'; });
+    if (has_revision) return Completion{};  // one REVISION at most (a flag value counts: no candidates is safe)
+    return Completion{ClusterRevisions(ctx, ConnectionFlags(words))};
+  }
+  if (words[1] == "forget" && std::find(words.begin(), words.end(), "--orphaned") == words.end()) {
+    return Completion{ClusterStateKeys(ctx, ConnectionFlags(words), FlagValue(words, "manifest", 'm'))};
+  }
+  return std::nullopt;
+}
+
 // `state plan show PLAN`: the argument is a file name, which the shell completes.
 bool CompletesPlanFile(const std::vector<std::string>& words, const std::string& word) {
   const std::vector<std::string> path = {"state", "plan", "show"};
@@ -167,6 +182,7 @@ int Complete(Context& ctx, std::vector<std::string> args) {
   }
   std::optional<Completion> c = FlagValueCandidates(ctx, args, prev);
   if (!c && prefix.empty() && CompletesPlanFile(args, word)) c = Completion{{}, kDefault};
+  if (!c && prefix.empty()) c = ArgumentCandidates(ctx, args, word);
   if (!c && prefix.empty()) c = Completion{Candidates(args, word)};
   if (!c) c = Completion{};
   std::sort(c->candidates.begin(), c->candidates.end());

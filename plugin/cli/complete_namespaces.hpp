@@ -14,4 +14,10 @@ namespace tazuna::cli {
 /// unreachable server, Forbidden) gives no names and prints nothing: completion never shows an error.
 std::vector<std::string> ClusterNamespaces(Context& ctx, kube::ConfigFlags flags);
 
+/// The revision ids of the sync history (`state history REVISION`), newest first, as ClusterNamespaces reads.
+std::vector<std::string> ClusterRevisions(Context& ctx, kube::ConfigFlags flags);
+
+/// The keys the states record (`state forget KEY`), of `manifest` only when not empty, as ClusterNamespaces reads.
+std::vector<std::string> ClusterStateKeys(Context& ctx, kube::ConfigFlags flags, const std::string& manifest);
+
 }  // namespace tazuna::cli

@@ -95,5 +95,26 @@ complete "--namespace= completes after =" "--namespace=$cns" state sync --namesp
 run "$helper" state list --server https://127.0.0.1:1 -n ""
 expect_eq "$OUT" ":4" "unreachable --server: no candidates, only the directive"
 expect_eq "$ERR" "" "unreachable --server: no error message"
+
+# Revision ids after `state history`, state keys after `state forget`: read from the cluster, as -n is.
+m=compl$RANDOM
+repo=$E2E_TMP/crepo
+one_manifest "$repo" "$m"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c1, namespace: %s}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c2, namespace: %s}\n' \
+  "$cns" "$cns" > "$repo/objs/all.yaml"
+(cd "$repo" && kubectl tazuna state sync >/dev/null 2>&1)
+rev=$(kubectl tazuna state history -m "$m" -o json | python3 -c 'import json,sys; print(json.load(sys.stdin)["items"][0]["id"])')
+run "${complete_cmd[@]}" state history ""
+expect_eq "$(grep -cx -e "$rev" <<<"$OUT")" "1" "state history lists revision ids, this sync's among them"
+complete "a revision id's prefix narrows to it" "$rev" state history "${rev:0:20}"
+complete "state history takes one revision" "" state history "$rev" ""
+complete "state forget -m lists that state's keys" "${m}//v1/ConfigMap/${cns}/c1 ${m}//v1/ConfigMap/${cns}/c2" \
+  state forget -m "$m" ""
+run "${complete_cmd[@]}" state forget "${m}//v1/ConfigMap/${cns}/c"
+expect_eq "$(grep -c "^${m}//" <<<"$OUT")" "2" "state forget without -m narrows every state's keys by prefix"
+complete "state forget --orphaned takes no keys" "" state forget --orphaned ""
+run "$helper" state history --server https://127.0.0.1:1 ""
+expect_eq "$OUT" ":4" "unreachable --server: no revisions, only the directive"
+(cd "$repo" && kubectl tazuna state delete -m "$m" >/dev/null 2>&1)
 kubectl delete namespace "$cns" --wait=false >/dev/null
 finish
