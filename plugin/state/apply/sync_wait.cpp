@@ -57,7 +57,11 @@ void SyncEngine::WaitEstablished(std::span<Task> crds, const SyncOptions& o) {
   waiter.set_intervals({std::chrono::milliseconds(50), std::chrono::milliseconds(500)});
   waiter.Wait(items, o.wait.observe);
   for (const auto& item : items) {
-    if (item.last.state != ReadyState::kReady) MarkNotReady(crds[item.row].result, item, o.crd_timeout, "established");
+    if (item.last.state != ReadyState::kReady) {
+      MarkNotReady(crds[item.row].result, item, o.crd_timeout, "established");
+    } else {
+      crds[item.row].readiness = item.last;  // a wait after the layer knows it is ready: no second line for it
+    }
   }
 }
 
