@@ -178,6 +178,13 @@ configmap() { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, name
 # cm_written NAME: when tazuna last wrote ConfigMap NAME in namespace $ns (its managedFields time).
 cm_written() { jget cm "$1" -n "$ns" -o jsonpath='{.metadata.managedFields[?(@.manager=="tazuna")].time}'; }
 
+# hold_sync_lease HOLDER SECONDS: the sync Lease tazuna/tazuna-sync held by HOLDER, renewed now, for SECONDS.
+hold_sync_lease() {
+  local now; now=$(date -u +%Y-%m-%dT%H:%M:%S.000000Z)
+  printf 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: tazuna-sync, namespace: tazuna}\nspec: {holderIdentity: %s, leaseDurationSeconds: %s, renewTime: "%s", acquireTime: "%s"}\n' \
+    "$1" "$2" "$now" "$now" | kubectl apply -f - >/dev/null
+}
+
 # poll_until CMD...: runs CMD (output dropped) every 0.2 s until it succeeds, for 90 s at most.
 poll_until() { local n=0; until "$@" >/dev/null 2>&1 || [ $((n += 1)) -gt 450 ]; do sleep 0.2; done; }
 

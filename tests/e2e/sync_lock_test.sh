@@ -21,13 +21,7 @@ expect_rc 0 "no entry lost" kubectl tazuna state diff
 expect_eq "$OUT" "No changes detected." "state complete after concurrent syncs"
 
 # A held lease makes a sync with a short --lock-timeout fail with the holder named.
-now=$(date -u +%Y-%m-%dT%H:%M:%S.000000Z)
-kubectl apply -f - >/dev/null <<EOF
-apiVersion: coordination.k8s.io/v1
-kind: Lease
-metadata: {name: tazuna-sync, namespace: tazuna}
-spec: {holderIdentity: someone-else, leaseDurationSeconds: 30, renewTime: "$now", acquireTime: "$now"}
-EOF
+hold_sync_lease someone-else 30
 expect_rc 2 "held lock: fails after --lock-timeout" kubectl tazuna state sync --lock-timeout 2s
 expect_contains "$ERR" "holder someone-else" "error names the holder"
 # A lease nobody renews is taken over once this process has seen it unchanged for its duration, whatever
