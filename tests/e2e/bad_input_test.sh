@@ -59,7 +59,7 @@ expect_contains "$BASE" "ConfigMap $ns/cm " "setup: object applied"
 # --- tazuna.yaml: syntax and encoding (written to t.yaml, loaded with -f) ---
 tfile() { printf '%b' "$1" > t.yaml; }
 # bad_tfile CONTENT DESC WANT: with t.yaml holding CONTENT (printf %b), `state sync -f t.yaml` is bad case "tazuna.yaml: DESC".
-bad_tfile() { tfile "$1"; bad "tazuna.yaml: $2" 1 "$3" kubectl tazuna state sync -f t.yaml; }
+bad_tfile() { tfile "$1"; bad "tazuna.yaml: $2" 2 "$3" kubectl tazuna state sync -f t.yaml; }
 good_spec="  manifests:\n    - {name: $m, type: manifests, path: ./objs}\n"
 head_e=${TAZUNA_HEAD//$'\n'/\\n}\\n
 bad_tfile "$head_e  manifests: [\n" "malformed YAML" "t.yaml:5:1: invalid YAML"

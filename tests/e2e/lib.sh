@@ -182,7 +182,7 @@ cm_written() { jget cm "$1" -n "$ns" -o jsonpath='{.metadata.managedFields[?(@.m
 hold_sync_lease() {
   local now; now=$(date -u +%Y-%m-%dT%H:%M:%S.000000Z)
   printf 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: tazuna-sync, namespace: tazuna}\nspec: {holderIdentity: %s, leaseDurationSeconds: %s, renewTime: "%s", acquireTime: "%s"}\n' \
-    "$1" "$2" "$now" "$now" | kubectl apply -f - >/dev/null
+    "$1" "$2" "$now" "$now" | kubectl apply -f - >/dev/null 2>&1
 }
 
 # poll_until CMD...: runs CMD (output dropped) every 0.2 s until it succeeds, for 90 s at most.

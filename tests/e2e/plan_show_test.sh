@@ -36,7 +36,7 @@ expect_rc 2 "status with an invalid selector" kubectl tazuna state status -l 'a 
 expect_contains "$ERR" 'error: invalid label selector "a b"' "status names the bad selector"
 mkdir -p "$E2E_TMP/nofile"
 (cd "$E2E_TMP/nofile" && kubectl tazuna state list --all -l app=web >/dev/null 2>"$E2E_TMP/err"); rc=$?
-expect_eq "$rc" 1 "list -l without a tazuna.yaml is refused (the labels are the rendered ones)"
+expect_eq "$rc" 2 "list -l without a tazuna.yaml is refused (the labels are the rendered ones)"
 
 # -l on state drift: db is changed behind tazuna's back.
 kubectl patch cm db -n "$ns" --type merge -p '{"data":{"v":"edited"}}' >/dev/null

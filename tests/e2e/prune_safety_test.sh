@@ -78,9 +78,9 @@ expect_contains "$OUT" "kept (not pruned: the manifest renders no objects; pass 
 expect_contains "$ERR" "not pruned" "error line names the refusal"
 expect_eq "$(uid "knobs.$group" k1)" "$knob_uid" "empty render deleted nothing"
 expect_rc 0 "crd exists" kubectl get crd "knobs.$group"
-expect_rc 0 "--allow-empty prunes, but the CRD with a foreign CR stays" kubectl tazuna state sync --prune --allow-empty
+expect_rc 1 "--allow-empty prunes, but the CRD with a foreign CR stays (kept rows exit 1)" kubectl tazuna state sync --prune --allow-empty
 expect_contains "$OUT" "knob.$group/k1 deleted" "the recorded CR is deleted"
-expect_contains "$OUT" "customresourcedefinition.apiextensions.k8s.io/knobs.$group kept (1 custom resource of it exist)" \
+expect_contains "$OUT" "customresourcedefinition.apiextensions.k8s.io/knobs.$group kept (1 custom resource of it exists)" \
   "CRD kept with the count"
 expect_rc 0 "CRD still exists" kubectl get crd "knobs.$group"
 expect_rc 0 "the foreign CR still exists" kubectl get "knobs.$group" handmade
@@ -100,7 +100,7 @@ expect_rc 0 "sync both manifests" kubectl tazuna state sync
 mover_uid=$(uid -n "$ns" cm mover)
 mv "$repo/a/m.yaml" "$repo/b/m.yaml"
 printf '# moved to b\n' > "$repo/a/empty.yaml"
-expect_rc 0 "sync --prune -m a --allow-empty after the move" kubectl tazuna state sync --prune -m "$A" --allow-empty
+expect_rc 1 "sync --prune -m a --allow-empty after the move (kept rows exit 1)" kubectl tazuna state sync --prune -m "$A" --allow-empty
 expect_contains "$OUT" "configmap/mover -n $ns kept (still rendered by manifest \"$B\")" "kept: rendered by b"
 expect_eq "$(uid -n "$ns" cm mover)" "$mover_uid" "moved object still there (same uid)"
 expect_rc 0 "sync -m b takes it over" kubectl tazuna state sync --prune -m "$B"
@@ -181,9 +181,9 @@ kubectl patch cm -n tazuna "tazuna-state-$U" --type merge \
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: keep, namespace: %s}\n' "$ns" > "$repo/objs/c.yaml"
 kubectl delete cm -n "$ns" recreated >/dev/null && kubectl create configmap -n "$ns" recreated >/dev/null
 re_uid=$(uid -n "$ns" cm recreated)
-expect_rc 0 "dry-run prune lists what it would do" kubectl tazuna state sync --prune --dry-run=server
+expect_rc 1 "dry-run prune lists what it would do (kept rows exit 1)" kubectl tazuna state sync --prune --dry-run=server
 expect_contains "$OUT" "configmap/handmade -n $ns kept (not managed by tazuna)" "dry run: kept with the reason"
-expect_rc 0 "sync --prune" kubectl tazuna state sync --prune
+expect_rc 1 "sync --prune (kept rows exit 1)" kubectl tazuna state sync --prune
 expect_contains "$OUT" "configmap/handmade -n $ns kept (not managed by tazuna)" "kubectl-created object kept"
 expect_contains "$OUT" "configmap/recreated -n $ns kept (not managed by tazuna)" "recreated object kept"
 expect_contains "$ERR" "kubectl tazuna state forget '$U//v1/ConfigMap/$ns/handmade'" "hint names state forget"
@@ -221,7 +221,7 @@ printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: inside, namespace: %s}
 cd "$repo"
 expect_rc 0 "sync namespace and its object" kubectl tazuna state sync
 printf '# gone\n' > "$repo/a/ns.yaml"
-expect_rc 0 "sync --prune --allow-empty" kubectl tazuna state sync --prune --allow-empty
+expect_rc 1 "sync --prune --allow-empty (kept rows exit 1)" kubectl tazuna state sync --prune --allow-empty
 expect_contains "$OUT" "namespace/$nsx kept (1 rendered objects live in it)" "namespace kept with the reason"
 expect_rc 0 "namespace and its object still there" kubectl get cm -n "$nsx" inside
 kubectl delete ns "$nsx" --wait=false >/dev/null

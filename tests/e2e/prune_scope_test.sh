@@ -25,7 +25,7 @@ cd "$repo"
 expect_rc 0 "sync labels namespaces tazuna and kube-public" kubectl tazuna state sync
 tazuna_uid=$(uid ns tazuna); public_uid=$(uid ns kube-public)
 cm keep "$ns" > "$repo/objs/a.yaml"
-expect_rc 0 "sync --prune after they left the manifest" kubectl tazuna state sync --prune
+expect_rc 1 "sync --prune after they left the manifest (kept rows exit 1)" kubectl tazuna state sync --prune
 expect_contains "$OUT" "$P  namespace/tazuna kept (namespace tazuna is never pruned)" "tazuna kept, saying why"
 expect_contains "$OUT" "$P  namespace/kube-public kept (namespace kube-public is never pruned)" "kube-public kept, saying why"
 expect_eq "$(uid ns tazuna) $(phase tazuna)" "$tazuna_uid Active" "namespace tazuna: same uid, Active"
@@ -42,9 +42,9 @@ expect_rc 0 "sync a Namespace and a ConfigMap in it" kubectl tazuna state sync
 kubectl create configmap -n "$N" foreign --from-literal=owner=someone-else >/dev/null
 ns_uid=$(uid ns "$N"); foreign_uid=$(uid cm -n "$N" foreign)
 cm "other-$C" "$ns" > "$repo/objs/a.yaml"
-expect_rc 0 "dry run of the prune" kubectl tazuna state sync --prune --dry-run=server
+expect_rc 1 "dry run of the prune (kept rows exit 1)" kubectl tazuna state sync --prune --dry-run=server
 expect_contains "$OUT" "namespace/$N kept (1 object not deleted by this run: configmap/foreign)" "the dry run shows the Namespace kept"
-expect_rc 0 "sync --prune" kubectl tazuna state sync --prune
+expect_rc 1 "sync --prune (kept rows exit 1)" kubectl tazuna state sync --prune
 expect_contains "$OUT" "configmap/mine -n $N deleted" "its own ConfigMap is deleted"
 expect_contains "$OUT" "namespace/$N kept (1 object not deleted by this run: configmap/foreign)" "the Namespace is kept, naming what lives there"
 expect_eq "$(uid ns "$N") $(phase "$N")" "$ns_uid Active" "the Namespace: same uid, Active"
@@ -75,7 +75,7 @@ established "gadgets.$group"
 printf 'apiVersion: %s/v1\nkind: Gadget\nmetadata: {name: g1, namespace: %s}\n' "$group" "$N3" | kubectl apply -f - >/dev/null
 g_uid=$(uid "gadgets.$group" -n "$N3" g1); ns3_uid=$(uid ns "$N3")
 cm "other-$E" "$ns" > "$repo/objs/a.yaml"
-expect_rc 0 "sync --prune" kubectl tazuna state sync --prune
+expect_rc 1 "sync --prune (kept rows exit 1)" kubectl tazuna state sync --prune
 expect_contains "$OUT" "namespace/$N3 kept (1 object not deleted by this run: gadget.$group/g1)" "kept, naming the custom resource"
 expect_eq "$(uid ns "$N3") $(phase "$N3") $(uid "gadgets.$group" -n "$N3" g1)" "$ns3_uid Active $g_uid" "Namespace and Gadget stay"
 
@@ -178,7 +178,7 @@ printf 'apiVersion: %s/v1\nkind: Widget\nmetadata: {name: w1, namespace: %s}\n' 
 expect_rc 0 "no version served any more" kubectl tazuna state sync
 crd_uid=$(uid crd "widgets.$wgroup")
 cm wkeep "$ns" > "$repo/objs/a.yaml"
-expect_rc 0 "sync --prune without the CRD" kubectl tazuna state sync --prune
+expect_rc 1 "sync --prune without the CRD (kept rows exit 1)" kubectl tazuna state sync --prune
 expect_contains "$OUT" "customresourcedefinition.apiextensions.k8s.io/widgets.$wgroup kept (cannot list its custom resources: no version of it is served)" \
   "kept: its custom resources cannot be counted"
 expect_eq "$(uid crd "widgets.$wgroup")" "$crd_uid" "the CRD stays (same uid)"

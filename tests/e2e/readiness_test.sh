@@ -132,7 +132,7 @@ took_within "" "20" "reported without waiting for the timeout"
 expect_contains "$ERR" "job.batch/crash -n $ns: applied, but failed: Failed=True BackoffLimitExceeded: Job has reached the specified backoff limit" \
   "names the Job and its BackoffLimitExceeded condition"
 sed -i 's/name: crash/name: fine/; /pod-container-running-failed/d' "$repo/a/job.yaml"
-expect_rc 0 "a Job whose pod completes: sync --wait succeeds" kubectl tazuna state sync --wait --timeout 2m
+expect_rc 1 "a Job whose pod completes: sync --wait succeeds (kept rows exit 1)" kubectl tazuna state sync --wait --timeout 2m
 expect_contains "$ERR" "wait: job.batch/fine -n $ns: ready" "waited until the Job completed"
 expect_eq "$(jget job fine -n "$ns" -o jsonpath='{.status.succeeded}')" "1" "the Job completed"
 

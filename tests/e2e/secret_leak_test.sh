@@ -132,7 +132,7 @@ sed -E "s#server: https://[^ ]*#server: https://tazuna-user:$url_pw@127.0.0.1:1#
 expect_rc 2 "a refused connection at -v 0" kubectl tazuna state list --kubeconfig "$kc.refused"
 { echo "### refused -v 0"; echo "$OUT"; echo "$ERR"; } >> "$log"
 expect_contains "$ERR" "The connection to the server 127.0.0.1:1 was refused" "the refused error names host and port only"
-v10 "a refused connection at -v 10" 1 state list --kubeconfig "$kc.refused"
+v10 "a refused connection at -v 10" 2 state list --kubeconfig "$kc.refused"
 
 cat "$E2E_TMP"/plan*.json >> "$log"
 for c in $(kubectl get cm -n tazuna -l tazuna.pepabo.com/revision -o name); do kubectl get "$c" -n tazuna -o json >> "$E2E_TMP/revisions.json"; done

@@ -186,7 +186,7 @@ expect_rc 0 "uninstall with no tazuna.yaml" kubectl tazuna state delete -m "orph
 expect_eq "$(jget cm c -n "$ns5-2" -o name)" "" "its objects are gone"
 mv tazuna.yaml.off tazuna.yaml
 # guard is orphaned now; while the rest of tazuna.yaml does not render, nothing is deleted.
-expect_rc 2 "--orphaned while the rest does not render" kubectl tazuna state delete --orphaned --dry-run=server
+expect_rc 1 "--orphaned while the rest does not render (kept rows)" kubectl tazuna state delete --orphaned --dry-run=server
 expect_contains "$OUT" "customresourcedefinition.apiextensions.k8s.io/parts.$g4 kept (not pruned: the rest of tazuna.yaml does not render" "refused, saying why"
 tazuna_yaml "$repo" "{name: keep$s, type: manifests, path: ./keep}" "{name: other$s, type: manifests, path: ./other}"
 run kubectl tazuna state diff
@@ -201,7 +201,7 @@ expect_rc 1 "--orphaned uninstalls it; its Namespace holds another manifest's ob
 expect_contains "$OUT" "customresourcedefinition.apiextensions.k8s.io/parts.$g4 deleted" "the CRD goes now"
 expect_contains "$OUT" "namespace/$ns4 kept (1 rendered objects live in it)" "the Namespace stays"
 expect_rc 0 "forget --orphaned --leave-objects" kubectl tazuna state forget --orphaned --leave-objects
-expect_contains "$OUT" "forgot manifest \"guard$s\" (1 entries, objects left running)" "said as such"
+expect_contains "$OUT" "forgot manifest \"guard$s\" (1 entry, objects left running)" "said as such"
 expect_rc 0 "--orphaned: nothing orphaned now" kubectl tazuna state delete --orphaned
 expect_contains "$ERR" "No orphaned state found." "says so"
 kubectl delete ns "$ns4" --wait=false >/dev/null
@@ -214,7 +214,7 @@ expect_contains "$ERR" "Did you mean --dry-run=server?" "hinting at server"
 other=$E2E_TMP/other; mkdir -p "$other"; repo_at "$other" "https://example.com/another-$s.git"
 cp tazuna.yaml "$other/"; cp -r keep "$other/"
 run bash -c "cd $other && kubectl tazuna state delete -m keep$s"
-expect_eq "$RC" "1" "another repository's state is refused (rc=$RC)"
+expect_eq "$RC" "2" "another repository's state is refused (rc=$RC)"
 expect_contains "$ERR" "managed from" "naming where it is managed from"
 expect_eq "$(jget cm kept-cm-$s -n default -o name)" "configmap/kept-cm-$s" "and nothing was deleted"
 

@@ -43,7 +43,7 @@ expect_rc 0 "B syncs its own manifest" kubectl tazuna state sync -m "b$s"
 kubectl patch cm -n tazuna "tazuna-state-b$s" --type merge \
   -p "{\"data\":{\"b${s}____v1__ConfigMap__${ns}__good\":\"{\\\"contentHash\\\":\\\"$zeros\\\"}\"}}" >/dev/null
 kubectl annotate cm -n "$ns" good --overwrite "tazuna.pepabo.com/manifest=b$s" >/dev/null  # as if B's manifest
-expect_rc 0 "B's sync --prune" kubectl tazuna state sync --prune -m "b$s"
+expect_rc 1 "B's sync --prune (kept rows exit 1)" kubectl tazuna state sync --prune -m "b$s"
 expect_contains "$OUT" "configmap/good -n $ns kept (owned by repository $a_origin (tazuna.yaml))" "kept: another repository's object"
 expect_eq "$(uid cm -n "$ns" good)" "$good_uid" "A's ConfigMap stays (same uid)"
 expect_not_contains "$(state_keys "b$s")" "__good" "and B's state lets go of it"
@@ -58,7 +58,7 @@ mkdir -p "$B/gobjs"; cm gkeep "$ns" > "$B/gobjs/a.yaml"
   kubectl apply --server-side --field-manager=tazuna -f - >/dev/null
 gold_uid=$(uid cm -n "$ns" gold)
 go_state "$G" 2026-01-01T00:00:00Z "" "${G}____v1__ConfigMap__${ns}__gkeep=$zeros" "${G}____v1__ConfigMap__${ns}__gold=$zeros"
-expect_rc 0 "the first sync --prune of the Go tool's state" kubectl tazuna state sync --prune -m "$G"
+expect_rc 1 "the first sync --prune of the Go tool's state (kept rows exit 1)" kubectl tazuna state sync --prune -m "$G"
 expect_contains "$OUT" "configmap/gold -n $ns kept (state claimed in this run; prune runs on the next sync)" "claimed, not pruned"
 expect_eq "$(uid cm -n "$ns" gold)" "$gold_uid" "gold stays (same uid)"
 expect_contains "$(meta "$G")" "\"repository\":\"$b_origin\"" "the state now records B's origin"
@@ -188,7 +188,7 @@ printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b-own, namespace: %s}\
 repo_at "$repo" "https://git.example/team-c/platform$s.git"
 cd "$repo"
 before=$(kubectl get cm -n "$ns" b-own -o jsonpath='{.metadata.resourceVersion} {.metadata.annotations.tazuna\.pepabo\.com/origin}')
-expect_rc 2 "a sync that cannot list ConfigMaps, over another repository's ConfigMap" kubectl tazuna state sync --as "$user"
+expect_rc 1 "a sync that cannot list ConfigMaps, over another repository's ConfigMap (a conflict row)" kubectl tazuna state sync --as "$user"
 expect_contains "$OUT" "configmap/b-own -n $ns conflict (owned by manifest \"b$s\" of repository $b_origin (tazuna.yaml))" \
   "the owner is read with a GET: a conflict"
 expect_eq "$(kubectl get cm -n "$ns" b-own -o jsonpath='{.metadata.resourceVersion} {.metadata.annotations.tazuna\.pepabo\.com/origin}')" \

@@ -43,7 +43,7 @@ import sys
 p=sys.argv[1]; docs=open(p).read().split('---\n')
 open(p,'w').write('---\n'.join(d for d in docs if 'name: extra' not in d))
 EOF
-expect_rc 0 "sync without prune keeps a removed object" kubectl tazuna state sync
+expect_rc 1 "sync without prune keeps a removed object (exit 1: a kept row)" kubectl tazuna state sync
 expect_contains "$OUT" "configmap/extra -n $ns kept (pass --prune or TAZUNA_STATE_SYNC_DELETE=true to delete)" "kept line"
 expect_rc 0 "kept object still exists" kubectl get cm -n "$ns" extra
 expect_rc 1 "kept object stays in state (diff shows removed)" kubectl tazuna state diff

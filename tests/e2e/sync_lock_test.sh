@@ -59,7 +59,7 @@ kill -STOP "$first"
 expect_eq "$rs" "0" "the second sync takes the lock of the stopped one and finishes"
 kill -CONT "$first"
 wait "$first"; rf=$?
-expect_eq "$rf" "1" "the continued first sync exits 1"
+expect_eq "$rf" "3" "the continued first sync, its lock lost while applying, exits 3 (stopped part-way)"
 expect_contains "$(cat "$E2E_TMP/f.err")" "lost the sync lock (lease tazuna/tazuna-sync) to holder " "it names the lock and the holder"
 values=$(kubectl get cm -n "$ns" -o jsonpath='{range .items[*]}{.data.v}{"\n"}{end}' | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ')
 expect_eq "$values" "second:1000 " "every object has the second sync's value"

@@ -59,7 +59,7 @@ start=$(date +%s)
 run kubectl tazuna state list --all --server "https://127.0.0.1:$port" --insecure-skip-tls-verify --request-timeout 2s
 elapsed=$(( $(date +%s) - start ))
 kill "$sleeper" 2>/dev/null
-expect_eq "$RC" "1" "slow server: exit 1"
+expect_eq "$RC" "2" "slow server: exit 2 (refused before any write)"
 expect_contains "$ERR" "Unable to connect to the server" "slow server: kubectl's wording"
 if [ "$elapsed" -le 12 ]; then pass "slow server: gave up within the request timeout ($elapsed s)"; else fail "slow server took $elapsed s"; fi
 
