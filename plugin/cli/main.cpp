@@ -93,7 +93,7 @@ std::vector<std::string> StateFormsOf(const std::vector<Command>& commands, cons
 }
 
 // Cobra's answer to a word that names no command: its parent, "Did you mean this?" with the commands
-// within an edit distance of 2 or starting with the word, and where to get usage; exit 1.
+// within an edit distance of 2 or starting with the word, and where to get usage; exit 2 (refused).
 int UnknownCommand(Context& ctx, const std::vector<Command>& commands, const std::vector<std::string>& args) {
   const bool in_group = args[0] == "state" && args.size() > 1;
   const std::string& typed = in_group ? args[1] : args[0];
